@@ -1,0 +1,12 @@
+'use strict';
+// Node, CommonJS (`require` under the "node" condition). The wasm is read and instantiated
+// synchronously when ./node-cjs/mcp_task_core.js is first required.
+// Note: ESM and CJS entries load separate wasm instances (the usual dual-package hazard):
+// objects made by one are not accepted by the other.
+const wasm = require('./node-cjs/mcp_task_core.js');
+
+module.exports = {
+  ...wasm,
+  /** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */
+  init: async function init(_input) {},
+};

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Build the npm package in pkg/ from the crate's wasm32 cdylib.
+#
+#   scripts/build-pkg.sh [CRATE_DIR]      (CRATE_DIR defaults to the repo root)
+#
+# Env:
+#   PKG_DIR=path   output folder (default: <repo>/pkg; wiped and rebuilt)
+#   WASM_OPT=0     skip wasm-opt (faster local iteration; never for releases)
+#
+# Layout produced (ready for `npm pack pkg/`):
+#   pkg/package.json, pkg/index.*            copied from pkg-template/
+#   pkg/node-cjs/   wasm-bindgen --target nodejs                      (+ {"type":"commonjs"})
+#   pkg/node-esm/   wasm-bindgen --target experimental-nodejs-module
+#   pkg/web/        wasm-bindgen --target web        (browsers; workerd via initSync({ module }))
+# Run scripts/setup.sh first (wasm32 target, wasm-bindgen CLI, js-tests/node_modules for wasm-opt).
+set -euo pipefail
+# shellcheck source=scripts/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+start=$SECONDS
+crate_dir="$(cd "${1:-$REPO_ROOT}" && pwd)"
+pkg_dir="${PKG_DIR:-$REPO_ROOT/pkg}"
+template_dir="$REPO_ROOT/pkg-template"
+wasm_opt="$JS_TESTS_DIR/node_modules/.bin/wasm-opt"
+[ -f "$crate_dir/Cargo.toml" ] || die "no Cargo.toml in $crate_dir"
+
+# wasm-bindgen CLI and crate must match exactly, or the generated glue is wrong.
+want_wb="$(wasm_bindgen_lock_version "$crate_dir")"
+have_wb="$(wasm_bindgen_cli_version)"
+[ "$have_wb" = "$want_wb" ] ||
+  die "wasm-bindgen CLI is ${have_wb:-not installed}, Cargo.lock wants $want_wb: run scripts/setup.sh"
+if [ "${WASM_OPT:-1}" != 0 ] && [ ! -x "$wasm_opt" ]; then
+  die "wasm-opt (npm binaryen) missing at $wasm_opt: run scripts/setup.sh"
+fi
+
+# Target dir, lib name and version from cargo (handles workspaces and CARGO_TARGET_DIR).
+read -r target_dir lib_name crate_version < <(
+  cd "$crate_dir" && cargo metadata --no-deps --format-version 1 | node -e '
+    let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+      const m = JSON.parse(s);
+      const manifest = require("path").join(process.argv[1], "Cargo.toml");
+      const p = m.packages.find((p) => p.manifest_path === manifest) ?? m.packages[0];
+      const lib = p.targets.find((t) => t.kind.includes("cdylib"));
+      if (!lib) { console.error("crate " + p.name + " has no cdylib target"); process.exit(1); }
+      console.log(m.target_directory, lib.name.replace(/-/g, "_"), p.version);
+    });' "$crate_dir"
+)
+[ -n "${lib_name:-}" ] || die "could not read cargo metadata for $crate_dir"
+
+log "cargo build --lib --release --target wasm32-unknown-unknown ($crate_dir)"
+(cd "$crate_dir" && cargo build --lib --release --target wasm32-unknown-unknown)
+input_wasm="$target_dir/wasm32-unknown-unknown/release/$lib_name.wasm"
+[ -f "$input_wasm" ] || die "expected $input_wasm"
+
+rm -rf "$pkg_dir"
+mkdir -p "$pkg_dir"
+for pair in node-cjs:nodejs node-esm:experimental-nodejs-module web:web; do
+  out="${pair%%:*}" target="${pair#*:}"
+  log "wasm-bindgen --target $target -> ${pkg_dir#"$REPO_ROOT"/}/$out"
+  wasm-bindgen "$input_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core
+done
+
+# wasm-opt must run after wasm-bindgen (bindgen reads descriptor functions and custom sections
+# that -Oz would rewrite). The three _bg.wasm files are normally byte-identical, so optimise
+# each distinct one once and copy it. Flags: shared/TOOLCHAIN.md (npm binaryen, never Debian's).
+wasm_files=("$pkg_dir"/node-cjs/mcp_task_core_bg.wasm "$pkg_dir"/node-esm/mcp_task_core_bg.wasm "$pkg_dir"/web/mcp_task_core_bg.wasm)
+if [ "${WASM_OPT:-1}" != 0 ]; then
+  declare -A optimised=()
+  for f in "${wasm_files[@]}"; do
+    h="$(sha256sum "$f" | cut -d' ' -f1)"
+    if [ -n "${optimised[$h]:-}" ]; then
+      cp "${optimised[$h]}" "$f"
+      continue
+    fi
+    log "wasm-opt -Oz ${f#"$REPO_ROOT"/}"
+    "$wasm_opt" "$f" -o "$f.opt" \
+      --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
+      --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz
+    mv "$f.opt" "$f"
+    optimised[$h]="$f"
+  done
+else
+  log "WASM_OPT=0: skipping wasm-opt"
+fi
+
+# Package files.
+cp -R "$template_dir/." "$pkg_dir/"
+printf '{\n  "type": "commonjs"\n}\n' >"$pkg_dir/node-cjs/package.json"
+printf '{\n  "type": "module"\n}\n' >"$pkg_dir/node-esm/package.json"
+for f in README.md LICENSE LICENSE-MIT LICENSE-APACHE; do
+  if [ -f "$REPO_ROOT/$f" ]; then cp "$REPO_ROOT/$f" "$pkg_dir/"; fi
+done
+# The npm version follows the crate version.
+node -e '
+  const fs = require("fs"), f = process.argv[1];
+  const p = JSON.parse(fs.readFileSync(f, "utf8"));
+  p.version = process.argv[2];
+  fs.writeFileSync(f, JSON.stringify(p, null, 2) + "\n");
+' "$pkg_dir/package.json" "$crate_version"
+
+# Sizes (raw / gzip -9 / brotli), as loro reports them.
+node -e '
+  const fs = require("fs"), zlib = require("zlib");
+  const b = fs.readFileSync(process.argv[1]);
+  const gz = zlib.gzipSync(b, { level: 9 }).length;
+  const br = zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+  const kb = (n) => (n / 1024).toFixed(1) + " KiB";
+  console.error(`==> wasm size: ${b.length} B (${kb(b.length)}) raw, ${gz} B (${kb(gz)}) gzip -9, ${br} B (${kb(br)}) brotli`);
+' "$pkg_dir/web/mcp_task_core_bg.wasm"
+log "pkg ready: $pkg_dir (version $crate_version) in $((SECONDS - start)) s"

@@ -1,0 +1,128 @@
+//! What the host declares and decides: capabilities, TTL and polling policy, limits.
+
+/// Which task features this receiver offers; becomes the `tasks` capability.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    /// Support `tasks/list` (advertised only with [`Config::context_binding`]).
+    pub list: bool,
+    /// Support `tasks/cancel`.
+    pub cancel: bool,
+    /// Accept task-augmented `tools/call` (a server).
+    pub tools_call: bool,
+    /// Accept task-augmented `sampling/createMessage` (a client).
+    pub sampling_create_message: bool,
+    /// Accept task-augmented `elicitation/create` (a client).
+    pub elicitation_create: bool,
+}
+
+impl Capabilities {
+    /// A server that runs tool calls as tasks, with list and cancel.
+    pub fn server() -> Self {
+        Capabilities { list: true, cancel: true, tools_call: true, ..Default::default() }
+    }
+    /// A client that runs sampling and elicitation requests as tasks, with list and cancel.
+    pub fn client() -> Self {
+        Capabilities { list: true, cancel: true, sampling_create_message: true, elicitation_create: true, ..Default::default() }
+    }
+}
+
+/// How requested TTLs become granted ones.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TtlPolicy {
+    /// Granted when the request names no `ttl`.
+    pub default_ms: u64,
+    /// Requested TTLs above this are clamped to it; also granted for
+    /// `ttl: null` when unlimited retention is not allowed.
+    pub max_ms: u64,
+    /// Whether `ttl: null` may be granted as unlimited.
+    pub allow_unlimited: bool,
+}
+
+impl Default for TtlPolicy {
+    fn default() -> Self {
+        TtlPolicy { default_ms: 3_600_000, max_ms: 86_400_000, allow_unlimited: false }
+    }
+}
+
+/// Resource limits. Going past one gives a JSON-RPC error (for a peer) or a
+/// [`HostError`](crate::HostError) (for the host), and changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Live tasks one context may hold.
+    pub max_tasks_per_context: usize,
+    /// Live tasks in the whole engine.
+    pub max_tasks_total: usize,
+    /// Size of a stored result or error, in bytes of JSON text.
+    pub max_result_bytes: usize,
+    /// Side-channel requests (e.g. elicitations) queued for one task.
+    pub max_queued_messages_per_task: usize,
+    /// Size of one incoming message, in bytes.
+    pub max_message_bytes: usize,
+    /// Nesting depth of one incoming message.
+    pub max_json_depth: usize,
+    /// `tasks/result` requests that may wait on one task at once.
+    pub max_waiters_per_task: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_tasks_per_context: 1_000,
+            max_tasks_total: 100_000,
+            max_result_bytes: 4 << 20,
+            max_queued_messages_per_task: 64,
+            max_message_bytes: 4 << 20,
+            max_json_depth: 64,
+            max_waiters_per_task: 16,
+        }
+    }
+}
+
+/// Everything an [`Engine`](crate::Engine) is configured with.
+///
+/// ```
+/// use mcp_task_core::{Capabilities, Config};
+/// let config = Config { capabilities: Capabilities::server(), page_size: 20, ..Config::default() };
+/// assert_eq!(config.poll_interval_ms, Some(1_000));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Task features offered.
+    pub capabilities: Capabilities,
+    /// Whether the host passes an authenticated context with every call.
+    /// Without it `tasks.list` is not advertised and `tasks/list` is refused,
+    /// as the spec's security section asks.
+    pub context_binding: bool,
+    /// TTL policy.
+    pub ttl: TtlPolicy,
+    /// Suggested polling interval reported with every task.
+    pub poll_interval_ms: Option<u64>,
+    /// Tasks per `tasks/list` page.
+    pub page_size: usize,
+    /// Text for `_meta["io.modelcontextprotocol/model-immediate-response"]` of a
+    /// `CreateTaskResult`, if any.
+    pub model_immediate_response: Option<String>,
+    /// Send `notifications/tasks/status` on every status change.
+    pub status_notifications: bool,
+    /// Resource limits.
+    pub limits: Limits,
+    /// Key for list cursors; random when `None`. Set it to keep cursors valid
+    /// across engine instances that share state.
+    pub cursor_key: Option<[u8; 16]>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            capabilities: Capabilities::server(),
+            context_binding: true,
+            ttl: TtlPolicy::default(),
+            poll_interval_ms: Some(1_000),
+            page_size: 50,
+            model_immediate_response: None,
+            status_notifications: true,
+            limits: Limits::default(),
+            cursor_key: None,
+        }
+    }
+}

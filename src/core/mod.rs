@@ -1,0 +1,12 @@
+//! The task model: statuses, the task table, deadlines and list cursors.
+//! Nothing here knows JSON-RPC.
+
+pub(crate) mod cursor;
+pub(crate) mod deadlines;
+mod status;
+pub(crate) mod table;
+mod task;
+
+pub use status::TaskStatus;
+pub use task::{Outcome, RequestKind, Task};
+pub(crate) use task::TaskView;

@@ -1,0 +1,317 @@
+//! The task table: storage, the status state machine, TTL deadlines, per-context
+//! listing. It knows nothing of JSON-RPC; the protocol layer maps onto it.
+
+use super::deadlines::Deadlines;
+use super::status::TaskStatus;
+use super::task::{Outcome, RequestKind, Task, TaskView};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+/// How many expired task IDs are remembered, so that a late request hears
+/// "expired" rather than "not found".
+const EXPIRED_MEMORY: usize = 4096;
+
+type ContextKey = Option<Arc<str>>;
+
+#[derive(Debug)]
+pub(crate) struct TaskRecord {
+    pub id: Arc<str>,
+    pub seq: u64,
+    pub context: ContextKey,
+    pub kind: RequestKind,
+    pub status: TaskStatus,
+    pub status_message: Option<Box<str>>,
+    pub created_at: u64,
+    pub updated_at: u64,
+    pub ttl: Option<u64>,
+    pub poll_interval: Option<u64>,
+    pub outcome: Option<Outcome>,
+    /// The raw JSON `progressToken` of the original request, valid for the task's life.
+    pub progress_token: Option<Box<str>>,
+}
+
+impl TaskRecord {
+    pub fn snapshot(&self) -> Task {
+        Task {
+            task_id: self.id.to_string(),
+            status: self.status,
+            status_message: self.status_message.as_deref().map(str::to_owned),
+            created_at_ms: self.created_at,
+            last_updated_at_ms: self.updated_at,
+            ttl_ms: self.ttl,
+            poll_interval_ms: self.poll_interval,
+        }
+    }
+
+    pub fn view(&self) -> TaskView<'_> {
+        TaskView {
+            id: &self.id,
+            status: self.status,
+            status_message: self.status_message.as_deref(),
+            created_at: self.created_at,
+            updated_at: self.updated_at,
+            ttl: self.ttl,
+            poll_interval: self.poll_interval,
+        }
+    }
+
+    pub fn context(&self) -> Option<&str> {
+        self.context.as_deref()
+    }
+
+    fn deadline(&self) -> Option<u64> {
+        self.ttl.map(|ttl| self.created_at.saturating_add(ttl))
+    }
+}
+
+/// What the table needs to create a task.
+#[derive(Debug)]
+pub(crate) struct NewTask {
+    pub id: String,
+    pub context: Option<String>,
+    pub kind: RequestKind,
+    pub ttl: Option<u64>,
+    pub poll_interval: Option<u64>,
+    pub progress_token: Option<String>,
+}
+
+/// Why a task could not be created.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CreateRefusal {
+    EmptyId,
+    DuplicateId,
+    ContextFull { limit: usize },
+    TableFull { limit: usize },
+}
+
+/// The result of looking a task up on behalf of a context.
+#[derive(Debug)]
+pub(crate) enum Lookup<'a> {
+    Found(&'a TaskRecord),
+    /// The task existed for this context and its TTL ran out.
+    Expired,
+    /// No such task for this context (it may exist for another one).
+    NotFound,
+}
+
+/// Why a host-requested status change was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum MoveRefusal {
+    Unknown,
+    /// The task was cancelled; the work's late outcome is dropped.
+    Cancelled,
+    Illegal { from: TaskStatus, to: TaskStatus },
+}
+
+/// A task removed because its TTL passed.
+#[derive(Debug)]
+pub(crate) struct Expired {
+    pub id: Arc<str>,
+    pub context: ContextKey,
+    pub was_terminal: bool,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct TaskTable {
+    tasks: HashMap<Arc<str>, TaskRecord>,
+    /// Creation order per context: the list index and the cursor space.
+    by_context: HashMap<ContextKey, BTreeMap<u64, Arc<str>>>,
+    /// Creation number -> ID, for deadline entries.
+    by_seq: HashMap<u64, Arc<str>>,
+    deadlines: Deadlines,
+    expired: HashMap<Arc<str>, ContextKey>,
+    expired_order: VecDeque<Arc<str>>,
+    next_seq: u64,
+}
+
+fn context_key(context: Option<&str>) -> ContextKey {
+    context.map(Arc::from)
+}
+
+impl TaskTable {
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    pub fn count_in(&self, context: Option<&str>) -> usize {
+        self.by_context.get(&context_key(context)).map_or(0, BTreeMap::len)
+    }
+
+    pub fn create(
+        &mut self,
+        new: NewTask,
+        now: u64,
+        max_per_context: usize,
+        max_total: usize,
+    ) -> Result<&TaskRecord, CreateRefusal> {
+        if new.id.is_empty() {
+            return Err(CreateRefusal::EmptyId);
+        }
+        if self.tasks.contains_key(new.id.as_str()) {
+            return Err(CreateRefusal::DuplicateId);
+        }
+        if self.tasks.len() >= max_total {
+            return Err(CreateRefusal::TableFull { limit: max_total });
+        }
+        let context: ContextKey = new.context.map(Arc::from);
+        let in_context = self.by_context.get(&context).map_or(0, BTreeMap::len);
+        if in_context >= max_per_context {
+            return Err(CreateRefusal::ContextFull { limit: max_per_context });
+        }
+        let id: Arc<str> = Arc::from(new.id);
+        self.next_seq += 1;
+        let seq = self.next_seq;
+        let record = TaskRecord {
+            id: id.clone(),
+            seq,
+            context: context.clone(),
+            kind: new.kind,
+            status: TaskStatus::Working,
+            status_message: None,
+            created_at: now,
+            updated_at: now,
+            ttl: new.ttl,
+            poll_interval: new.poll_interval,
+            outcome: None,
+            progress_token: new.progress_token.map(String::into_boxed_str),
+        };
+        if let Some(due) = record.deadline() {
+            self.deadlines.insert(due, seq);
+        }
+        // A reused ID (host-injected) must not inherit an old "expired" verdict.
+        self.expired.remove(&id);
+        self.by_context.entry(context).or_default().insert(seq, id.clone());
+        self.by_seq.insert(seq, id.clone());
+        Ok(self.tasks.entry(id).or_insert(record))
+    }
+
+    /// Looks a task up for a context. A task past its deadline counts as
+    /// expired even before the sweep removes it.
+    pub fn lookup(&self, id: &str, context: Option<&str>, now: u64) -> Lookup<'_> {
+        match self.tasks.get(id) {
+            Some(t) if t.context() == context => match t.deadline() {
+                Some(due) if due <= now => Lookup::Expired,
+                _ => Lookup::Found(t),
+            },
+            Some(_) => Lookup::NotFound,
+            None => match self.expired.get(id) {
+                Some(c) if c.as_deref() == context => Lookup::Expired,
+                _ => Lookup::NotFound,
+            },
+        }
+    }
+
+    /// A task by ID, ignoring contexts and deadlines (host-side access).
+    pub fn get(&self, id: &str) -> Option<&TaskRecord> {
+        self.tasks.get(id)
+    }
+
+    /// Moves a task to a non-terminal status, or to a terminal one with an outcome.
+    pub fn move_to(
+        &mut self,
+        id: &str,
+        to: TaskStatus,
+        message: Option<Option<String>>,
+        outcome: Option<Outcome>,
+        now: u64,
+    ) -> Result<&TaskRecord, MoveRefusal> {
+        let t = self.tasks.get_mut(id).ok_or(MoveRefusal::Unknown)?;
+        if t.status == TaskStatus::Cancelled {
+            return Err(MoveRefusal::Cancelled);
+        }
+        if !t.status.can_move_to(to) {
+            return Err(MoveRefusal::Illegal { from: t.status, to });
+        }
+        t.status = to;
+        if let Some(message) = message {
+            t.status_message = message.map(String::into_boxed_str);
+        }
+        if outcome.is_some() {
+            t.outcome = outcome;
+        }
+        t.updated_at = now.max(t.updated_at);
+        Ok(t)
+    }
+
+    /// Changes only the status message of a live, non-terminal task.
+    pub fn set_message(&mut self, id: &str, message: Option<String>, now: u64) -> Result<&TaskRecord, MoveRefusal> {
+        let t = self.tasks.get_mut(id).ok_or(MoveRefusal::Unknown)?;
+        if t.status == TaskStatus::Cancelled {
+            return Err(MoveRefusal::Cancelled);
+        }
+        if t.status.is_terminal() {
+            return Err(MoveRefusal::Illegal { from: t.status, to: t.status });
+        }
+        t.status_message = message.map(String::into_boxed_str);
+        t.updated_at = now.max(t.updated_at);
+        Ok(t)
+    }
+
+    /// One page of a context's tasks in creation order, after creation number
+    /// `after`. Returns the page and, when more remain, the last number shown.
+    pub fn page(&self, context: Option<&str>, after: u64, size: usize) -> (Vec<&TaskRecord>, Option<u64>) {
+        let Some(index) = self.by_context.get(&context_key(context)) else {
+            return (Vec::new(), None);
+        };
+        let size = size.max(1);
+        let mut page = Vec::with_capacity(size.min(index.len()));
+        let mut more = false;
+        for (_, id) in index.range(after.saturating_add(1)..) {
+            if page.len() == size {
+                more = true;
+                break;
+            }
+            if let Some(t) = self.tasks.get(id) {
+                page.push(t);
+            }
+        }
+        let next = if more { page.last().map(|t| t.seq) } else { None };
+        (page, next)
+    }
+
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.deadlines.next()
+    }
+
+    /// Removes the next task whose deadline is at or before `now`.
+    pub fn pop_expired(&mut self, now: u64) -> Option<Expired> {
+        loop {
+            let seq = self.deadlines.pop_due(now)?;
+            let Some(id) = self.by_seq.remove(&seq) else { continue };
+            let Some(t) = self.remove(&id) else { continue };
+            self.remember_expired(t.id.clone(), t.context.clone());
+            return Some(Expired { id: t.id, context: t.context, was_terminal: t.status.is_terminal() });
+        }
+    }
+
+    /// Removes a task now, whatever its deadline.
+    pub fn remove(&mut self, id: &str) -> Option<TaskRecord> {
+        let t = self.tasks.remove(id)?;
+        if let Some(due) = t.deadline() {
+            self.deadlines.remove(due, t.seq);
+        }
+        self.by_seq.remove(&t.seq);
+        if let Some(index) = self.by_context.get_mut(&t.context) {
+            index.remove(&t.seq);
+            if index.is_empty() {
+                self.by_context.remove(&t.context);
+            }
+        }
+        Some(t)
+    }
+
+    fn remember_expired(&mut self, id: Arc<str>, context: ContextKey) {
+        if self.expired_order.len() >= EXPIRED_MEMORY {
+            if let Some(old) = self.expired_order.pop_front() {
+                self.expired.remove(&old);
+            }
+        }
+        self.expired_order.push_back(id.clone());
+        self.expired.insert(id, context);
+    }
+
+    #[cfg(test)]
+    pub fn deadline_count(&self) -> usize {
+        self.deadlines.len()
+    }
+}

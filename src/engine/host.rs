@@ -1,0 +1,252 @@
+//! Calls from the host that drive a task: progress, input, outcome.
+
+use super::peer::payload_response;
+use super::Engine;
+use crate::core::table::{MoveRefusal, TaskRecord};
+use crate::core::{Outcome, RequestKind, TaskStatus};
+use crate::error::HostError;
+use crate::output::Event;
+use crate::protocol::jsonrpc::{self, first_byte, json_string, present};
+use crate::protocol::legacy::{self, RELATED_TASK};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::fmt::Write;
+
+#[derive(Deserialize)]
+struct ResultProbe<'a> {
+    #[serde(rename = "isError", default, borrow, deserialize_with = "present")]
+    is_error: Option<&'a RawValue>,
+    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
+    meta: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct ErrorProbe<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    code: Option<&'a RawValue>,
+    #[serde(default)]
+    message: Option<String>,
+}
+
+fn refusal(task_id: &str, r: MoveRefusal) -> HostError {
+    let task_id = task_id.to_owned();
+    match r {
+        MoveRefusal::Unknown => HostError::UnknownTask { task_id },
+        MoveRefusal::Cancelled => HostError::TaskCancelled { task_id },
+        MoveRefusal::Illegal { from, .. } if from.is_terminal() => HostError::AlreadyTerminal { task_id, status: from },
+        MoveRefusal::Illegal { from, to } => HostError::IllegalTransition { task_id, from, to },
+    }
+}
+
+/// Writes a JSON number; integers without a fraction.
+fn write_number(out: &mut String, n: f64) {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        let _ = write!(out, "{}", n as i64);
+    } else {
+        let _ = write!(out, "{n}");
+    }
+}
+
+impl Engine {
+    /// The task's snapshot, ignoring contexts (the host owns every task).
+    pub fn task(&mut self, task_id: &str) -> Result<crate::Task, HostError> {
+        self.tick();
+        self.live(task_id).map(TaskRecord::snapshot)
+    }
+
+    fn live(&self, task_id: &str) -> Result<&TaskRecord, HostError> {
+        self.table.get(task_id).ok_or_else(|| HostError::UnknownTask { task_id: task_id.to_owned() })
+    }
+
+    /// Records the underlying request's result (a JSON object such as a
+    /// `CallToolResult`). A `tools/call` result with `isError: true` fails the
+    /// task; otherwise it completes. Stored as given, once.
+    pub fn complete(&mut self, task_id: &str, result_json: &str) -> Result<crate::Task, HostError> {
+        let now = self.tick();
+        let kind = self.live(task_id)?.kind;
+        self.check_size(result_json, "result")?;
+        let probe: ResultProbe<'_> = match first_byte(result_json) {
+            Some(b'{') => serde_json::from_str(result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?,
+            _ => return Err(HostError::invalid("The result must be a JSON object, such as a CallToolResult")),
+        };
+        if probe.meta.is_some_and(|m| first_byte(m.get()) != Some(b'{')) {
+            return Err(HostError::invalid("The result's _meta must be an object"));
+        }
+        let tool_error = kind == RequestKind::ToolsCall && probe.is_error.is_some_and(|v| v.get() == "true");
+        let (status, message) = if tool_error {
+            (TaskStatus::Failed, Some("The tool reported an error (isError: true)".to_owned()))
+        } else {
+            (TaskStatus::Completed, None)
+        };
+        self.finish(task_id, status, message, Outcome::Result(result_json.to_owned()), now)
+    }
+
+    /// Records that the underlying request failed with this JSON-RPC error
+    /// object (`{"code": ..., "message": ..., "data"?: ...}`); `tasks/result`
+    /// will answer with exactly this error.
+    pub fn fail(&mut self, task_id: &str, error_json: &str) -> Result<crate::Task, HostError> {
+        let now = self.tick();
+        self.live(task_id)?;
+        self.check_size(error_json, "error")?;
+        let bad = || HostError::invalid("The error must be a JSON-RPC error object with an integer \"code\" and a string \"message\"");
+        if first_byte(error_json) != Some(b'{') {
+            return Err(bad());
+        }
+        let probe: ErrorProbe<'_> = serde_json::from_str(error_json).map_err(|_| bad())?;
+        let code_ok = probe.code.is_some_and(|c| serde_json::from_str::<i64>(c.get()).is_ok());
+        let Some(message) = probe.message.filter(|_| code_ok) else { return Err(bad()) };
+        self.finish(task_id, TaskStatus::Failed, Some(message), Outcome::Error(error_json.to_owned()), now)
+    }
+
+    fn check_size(&self, json: &str, what: &str) -> Result<(), HostError> {
+        let limit = self.config.limits.max_result_bytes;
+        if json.len() > limit {
+            return Err(HostError::LimitExceeded {
+                message: format!("The {what} is {} bytes; the limit for a stored {what} is {limit} bytes", json.len()),
+            });
+        }
+        Ok(())
+    }
+
+    fn finish(
+        &mut self,
+        task_id: &str,
+        status: TaskStatus,
+        message: Option<String>,
+        outcome: Outcome,
+        now: u64,
+    ) -> Result<crate::Task, HostError> {
+        self.table.move_to(task_id, status, Some(message), Some(outcome), now).map_err(|r| refusal(task_id, r))?;
+        self.after_terminal(task_id);
+        self.live(task_id).map(TaskRecord::snapshot)
+    }
+
+    /// Notifies, answers every waiting `tasks/result` and drops side-channel state.
+    pub(super) fn after_terminal(&mut self, task_id: &str) {
+        self.notify_status(task_id);
+        let waiters = self.channels.finish(task_id);
+        if let Some(t) = self.table.get(task_id) {
+            let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, payload_response(t, &w.id), w.id)).collect();
+            for (context, response, id) in sends {
+                self.send(context, Some(id), response);
+            }
+        }
+    }
+
+    /// Cancels a live task now (the host's own decision, or a peer's
+    /// `tasks/cancel`): the task becomes `cancelled`, waiters are answered, and
+    /// the host gets [`Event::Cancelled`].
+    pub fn cancel(&mut self, task_id: &str, status_message: Option<&str>) -> Result<crate::Task, HostError> {
+        let now = self.tick();
+        self.cancel_now(task_id, status_message, now).map(TaskRecord::snapshot)
+    }
+
+    pub(super) fn cancel_now(&mut self, task_id: &str, message: Option<&str>, now: u64) -> Result<&TaskRecord, HostError> {
+        let message = message.unwrap_or("The task was cancelled by request.").to_owned();
+        self.table.move_to(task_id, TaskStatus::Cancelled, Some(Some(message)), None, now).map_err(|r| refusal(task_id, r))?;
+        let context = self.table.get(task_id).and_then(|t| t.context().map(str::to_owned));
+        self.after_terminal(task_id);
+        self.event(Event::Cancelled { task_id: task_id.to_owned(), context });
+        self.live(task_id)
+    }
+
+    /// Sets or clears the status message of a running task (e.g. "3 of 10 files
+    /// done"); the requestor sees it in `tasks/get` and a status notification.
+    pub fn set_status_message(&mut self, task_id: &str, message: Option<&str>) -> Result<crate::Task, HostError> {
+        let now = self.tick();
+        self.table.set_message(task_id, message.map(str::to_owned), now).map_err(|r| refusal(task_id, r))?;
+        self.notify_status(task_id);
+        self.live(task_id).map(TaskRecord::snapshot)
+    }
+
+    /// Moves an `input_required` task back to `working` (the engine does this by
+    /// itself once every side-channel request is answered).
+    pub fn resume(&mut self, task_id: &str) -> Result<crate::Task, HostError> {
+        let now = self.tick();
+        self.table.move_to(task_id, TaskStatus::Working, None, None, now).map_err(|r| refusal(task_id, r))?;
+        self.notify_status(task_id);
+        self.live(task_id).map(TaskRecord::snapshot)
+    }
+
+    /// Sends the requestor a request the task needs answered (e.g.
+    /// `elicitation/create` with its params object) and moves the task to
+    /// `input_required`. The request carries related-task `_meta` and travels on
+    /// the requestor's waiting `tasks/result`, or waits for one. The answer
+    /// comes back as [`Event::InputResponse`]. Returns the request's raw JSON id.
+    pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<&str>) -> Result<String, HostError> {
+        let now = self.tick();
+        let t = self.live(task_id)?;
+        if t.status.is_terminal() {
+            return Err(refusal(task_id, if t.status == TaskStatus::Cancelled { MoveRefusal::Cancelled } else { MoveRefusal::Illegal { from: t.status, to: TaskStatus::InputRequired } }));
+        }
+        let status = t.status;
+        let limit = self.config.limits.max_queued_messages_per_task;
+        if self.channels.queued_count(task_id) >= limit || self.channels.pending_count(task_id) >= limit {
+            return Err(HostError::LimitExceeded {
+                message: format!("Task '{task_id}' already has {limit} unanswered requests queued for the requestor"),
+            });
+        }
+        if method.is_empty() {
+            return Err(HostError::invalid("The request method must not be empty"));
+        }
+        let params = params_json.unwrap_or("{}");
+        if first_byte(params) != Some(b'{') {
+            return Err(HostError::invalid("The request params must be a JSON object"));
+        }
+        let params = jsonrpc::with_meta_entry(params, RELATED_TASK, &legacy::related_task_value(task_id))
+            .ok_or_else(|| HostError::invalid("The request params must be a valid JSON object whose _meta, if any, is an object"))?;
+        let request_id = self.next_request_id(task_id);
+        let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params);
+        if status == TaskStatus::Working {
+            self.table.move_to(task_id, TaskStatus::InputRequired, None, None, now).map_err(|r| refusal(task_id, r))?;
+            self.notify_status(task_id);
+        }
+        if let super::channel::Delivery::Now(waiter) = self.channels.add_request(task_id, request_id.clone(), message.clone()) {
+            self.send(waiter.context, Some(waiter.id), message);
+        }
+        Ok(request_id)
+    }
+
+    fn next_request_id(&mut self, task_id: &str) -> String {
+        let mut n = self.channels.pending_count(task_id);
+        loop {
+            n += 1;
+            let id = json_string(&format!("{task_id}/input/{n}"));
+            if !self.channels.is_request_id_taken(&id) {
+                return id;
+            }
+        }
+    }
+
+    /// Sends `notifications/progress` for the task with the original request's
+    /// `progressToken` (valid for the task's whole life). Returns `false` when
+    /// the request carried no token, so there is no one to tell.
+    pub fn report_progress(&mut self, task_id: &str, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<bool, HostError> {
+        self.tick();
+        let t = self.live(task_id)?;
+        if t.status.is_terminal() {
+            return Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status: t.status });
+        }
+        if !progress.is_finite() || total.is_some_and(|t| !t.is_finite()) {
+            return Err(HostError::invalid("Progress and total must be finite numbers"));
+        }
+        let Some(token) = t.progress_token.as_deref() else { return Ok(false) };
+        let mut out = String::with_capacity(192);
+        out.push_str("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":");
+        out.push_str(token);
+        out.push_str(",\"progress\":");
+        write_number(&mut out, progress);
+        if let Some(total) = total {
+            out.push_str(",\"total\":");
+            write_number(&mut out, total);
+        }
+        if let Some(m) = message {
+            out.push_str(",\"message\":");
+            out.push_str(&json_string(m));
+        }
+        let _ = write!(out, ",\"_meta\":{{{}:{}}}}}}}", json_string(RELATED_TASK), legacy::related_task_value(task_id));
+        let context = t.context().map(str::to_owned);
+        self.send(context, None, out);
+        Ok(true)
+    }
+}

@@ -1,0 +1,254 @@
+//! The engine: the task table driven by JSON-RPC messages from the peer and
+//! calls from the host, with one output queue and one next deadline.
+
+mod channel;
+mod host;
+mod peer;
+mod store;
+
+pub use store::TaskPage;
+
+use crate::config::Config;
+use crate::core::cursor::CursorCodec;
+use crate::core::table::{Lookup, TaskRecord, TaskTable};
+use crate::ids::IdSource;
+use crate::output::{Event, Output, Transmit};
+use crate::protocol::jsonrpc::{self, Incoming, RpcError};
+use crate::protocol::legacy;
+use crate::time::Clock;
+use channel::Channels;
+use std::collections::{HashMap, VecDeque};
+
+/// A tool's `execution.taskSupport`, as the host declares it in `tools/list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskSupport {
+    /// No `execution.taskSupport` (treated as forbidden).
+    #[default]
+    Absent,
+    /// `"forbidden"`: never as a task.
+    Forbidden,
+    /// `"optional"`: as a task or as a plain request.
+    Optional,
+    /// `"required"`: only as a task.
+    Required,
+}
+
+impl TaskSupport {
+    /// Parses `"required"`, `"optional"`, `"forbidden"`; anything else is `Absent`.
+    pub fn parse(value: &str) -> TaskSupport {
+        match value {
+            "required" => TaskSupport::Required,
+            "optional" => TaskSupport::Optional,
+            "forbidden" => TaskSupport::Forbidden,
+            _ => TaskSupport::Absent,
+        }
+    }
+}
+
+/// The sans-IO task runtime of one receiver.
+///
+/// The host loop: feed every incoming message to [`handle_message`](Self::handle_message)
+/// and send back the reply it returns; report the work's progress and outcome
+/// through the host calls; after every call drain [`poll_output`](Self::poll_output);
+/// then sleep until the next message or [`next_deadline`](Self::next_deadline),
+/// and on waking past it call [`handle_timeout`](Self::handle_timeout).
+///
+/// ```
+/// use mcp_task_core::{Config, Engine, Event, ManualClock, Output, SequentialIds, TaskSupport};
+///
+/// let clock = ManualClock::new(1_764_066_600_000);
+/// let mut engine = Engine::with_sources(Config::default(), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
+/// engine.register_tool("slow", TaskSupport::Required);
+///
+/// // A task-augmented tool call is answered at once with a CreateTaskResult...
+/// let reply = engine.handle_message(
+///     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":60000}}}"#,
+///     Some("session-a"),
+/// ).unwrap();
+/// assert!(reply.contains(r#""status":"working""#));
+///
+/// // ...and the host is told to run it.
+/// let Some(Output::Event(Event::Execute { task_id, .. })) = engine.poll_output() else { panic!() };
+/// engine.complete(&task_id, r#"{"content":[{"type":"text","text":"done"}]}"#).unwrap();
+///
+/// let result = engine.handle_message(
+///     r#"{"jsonrpc":"2.0","id":2,"method":"tasks/result","params":{"taskId":"t1"}}"#,
+///     Some("session-a"),
+/// ).unwrap();
+/// assert!(result.contains(r#""io.modelcontextprotocol/related-task":{"taskId":"t1"}"#));
+/// ```
+pub struct Engine {
+    config: Config,
+    clock: Box<dyn Clock>,
+    ids: Box<dyn IdSource>,
+    table: TaskTable,
+    tools: HashMap<String, TaskSupport>,
+    channels: Channels,
+    outputs: VecDeque<Output>,
+    cursors: CursorCodec,
+    last_now: u64,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine").field("tasks", &self.table.len()).field("outputs", &self.outputs.len()).finish()
+    }
+}
+
+fn random_key() -> [u8; 16] {
+    let mut key = [0u8; 16];
+    if getrandom::fill(&mut key).is_err() {
+        // No entropy source: cursors stay tamper-evident against casual edits only.
+        key = *b"mcp-task-cursors";
+    }
+    key
+}
+
+impl Engine {
+    /// An engine on the system clock with random UUID v4 task IDs.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn new(config: Config) -> Self {
+        Self::with_sources(config, Box::new(crate::time::SystemClock), Box::new(crate::ids::UuidV4Ids))
+    }
+
+    /// An engine with the host's clock and ID source.
+    pub fn with_sources(config: Config, clock: Box<dyn Clock>, ids: Box<dyn IdSource>) -> Self {
+        let cursors = CursorCodec::new(config.cursor_key.unwrap_or_else(random_key));
+        Engine {
+            config,
+            clock,
+            ids,
+            table: TaskTable::default(),
+            tools: HashMap::new(),
+            channels: Channels::default(),
+            outputs: VecDeque::new(),
+            cursors,
+            last_now: 0,
+        }
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The `tasks` capability object to put in the `initialize` exchange.
+    ///
+    /// ```
+    /// let engine = mcp_task_core::Engine::new(Default::default());
+    /// assert_eq!(engine.capabilities_json(), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+    /// ```
+    pub fn capabilities_json(&self) -> String {
+        legacy::capabilities_json(&self.config)
+    }
+
+    /// Declares a tool's `execution.taskSupport`. Tools never registered count as absent.
+    pub fn register_tool(&mut self, name: &str, support: TaskSupport) {
+        self.tools.insert(name.to_owned(), support);
+    }
+
+    /// Feeds one JSON-RPC message from the peer. Returns the response to send
+    /// now, if there is one; everything else is in [`poll_output`](Self::poll_output).
+    /// Malformed input gets a JSON-RPC error response and changes nothing.
+    pub fn handle_message(&mut self, message: &str, context: Option<&str>) -> Option<String> {
+        let now = self.tick();
+        let limits = &self.config.limits;
+        let incoming = match jsonrpc::parse(message, limits.max_message_bytes, limits.max_json_depth) {
+            Ok(incoming) => incoming,
+            Err(rejected) => return Some(jsonrpc::error_response(rejected.id.as_deref(), &rejected.error)),
+        };
+        match incoming {
+            Incoming::Request { id, method, params } => match self.on_request(id, &method, params, message, context, now) {
+                peer::Reply::Result(result) => Some(jsonrpc::result_response(id, &result)),
+                peer::Reply::Error(error) => Some(jsonrpc::error_response(Some(id), &error)),
+                peer::Reply::Response(response) => Some(response),
+                peer::Reply::Later => None,
+            },
+            Incoming::Notification { method, params } => {
+                if method == "notifications/cancelled" {
+                    self.on_request_cancelled(params, context);
+                }
+                self.forward(message, context);
+                None
+            }
+            Incoming::Response { id, .. } => {
+                if !self.on_input_response(id, message, context, now) {
+                    self.forward(message, context);
+                }
+                None
+            }
+        }
+    }
+
+    /// The next thing for the host to do, or `None` when there is nothing now.
+    /// Drain it after every call into the engine.
+    pub fn poll_output(&mut self) -> Option<Output> {
+        self.outputs.pop_front()
+    }
+
+    /// The number of outputs waiting to be drained.
+    pub fn pending_outputs(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// When the engine next needs [`handle_timeout`](Self::handle_timeout)
+    /// (epoch milliseconds), or `None` when no task has a deadline.
+    pub fn next_deadline(&self) -> Option<u64> {
+        self.table.next_deadline()
+    }
+
+    /// Deletes tasks whose TTL has passed. Harmless when called early or twice;
+    /// every other call also expires what is due, so a late timer never
+    /// exposes an expired task.
+    pub fn handle_timeout(&mut self) {
+        self.tick();
+    }
+
+    /// Reads the clock (never backwards) and expires what is due.
+    fn tick(&mut self) -> u64 {
+        let now = self.clock.now_ms().max(self.last_now);
+        self.last_now = now;
+        while let Some(expired) = self.table.pop_expired(now) {
+            let error = RpcError::params("Failed to retrieve task: Task has expired");
+            for waiter in self.channels.close(&expired.id) {
+                self.send(waiter.context.clone(), Some(waiter.id.clone()), jsonrpc::error_response(Some(&waiter.id), &error));
+            }
+            let context = expired.context.as_deref().map(str::to_owned);
+            self.event(Event::Expired { task_id: expired.id.to_string(), context, was_terminal: expired.was_terminal });
+        }
+        now
+    }
+
+    fn forward(&mut self, message: &str, context: Option<&str>) {
+        self.event(Event::Forward { context: context.map(str::to_owned), message: message.to_owned() });
+    }
+
+    fn event(&mut self, event: Event) {
+        self.outputs.push_back(Output::Event(event));
+    }
+
+    fn send(&mut self, context: Option<String>, in_reply_to: Option<String>, message: String) {
+        self.outputs.push_back(Output::Send(Transmit { context, in_reply_to, message }));
+    }
+
+    /// Tells the requestor about a status change, if so configured.
+    fn notify_status(&mut self, task_id: &str) {
+        if !self.config.status_notifications {
+            return;
+        }
+        if let Some(t) = self.table.get(task_id) {
+            let message = legacy::status_notification(t.view());
+            let context = t.context().map(str::to_owned);
+            self.send(context, None, message);
+        }
+    }
+
+    /// Finds a task for a context, or the spec's error for its absence.
+    fn find(&self, task_id: &str, context: Option<&str>, now: u64, action: &str) -> Result<&TaskRecord, RpcError> {
+        match self.table.lookup(task_id, context, now) {
+            Lookup::Found(t) => Ok(t),
+            Lookup::Expired => Err(RpcError::params(format!("Failed to {action} task: Task has expired"))),
+            Lookup::NotFound => Err(RpcError::params(format!("Failed to {action} task: Task not found"))),
+        }
+    }
+}

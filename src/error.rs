@@ -1,0 +1,76 @@
+//! Errors of host calls. Peer mistakes never become these: they are answered
+//! with JSON-RPC errors on the wire.
+
+use crate::core::TaskStatus;
+use std::fmt;
+
+/// Why a host call was refused. Nothing stored changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HostError {
+    /// No live task has this ID (never created, or expired and deleted).
+    UnknownTask { task_id: String },
+    /// The task was cancelled; the work's late outcome was dropped.
+    TaskCancelled { task_id: String },
+    /// The task is terminal; its status and result never change again.
+    AlreadyTerminal { task_id: String, status: TaskStatus },
+    /// The spec does not allow this status change.
+    IllegalTransition { task_id: String, from: TaskStatus, to: TaskStatus },
+    /// An argument was not what the call needs (bad JSON, wrong shape, NaN, ...).
+    InvalidArgument { message: String },
+    /// A configured limit was reached.
+    LimitExceeded { message: String },
+    /// The ID source produced an empty ID or one already in use.
+    DuplicateId { task_id: String },
+    /// A `tasks/list` cursor that this engine did not issue to this context.
+    InvalidCursor,
+    /// Listing is not available (not declared, or no context to scope it to).
+    ListUnavailable { message: String },
+}
+
+impl HostError {
+    /// A stable, machine-readable code (`"unknown_task"`, `"task_cancelled"`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            HostError::UnknownTask { .. } => "unknown_task",
+            HostError::TaskCancelled { .. } => "task_cancelled",
+            HostError::AlreadyTerminal { .. } => "already_terminal",
+            HostError::IllegalTransition { .. } => "illegal_transition",
+            HostError::InvalidArgument { .. } => "invalid_argument",
+            HostError::LimitExceeded { .. } => "limit_exceeded",
+            HostError::DuplicateId { .. } => "duplicate_id",
+            HostError::InvalidCursor => "invalid_cursor",
+            HostError::ListUnavailable { .. } => "list_unavailable",
+        }
+    }
+
+    pub(crate) fn invalid(message: impl Into<String>) -> Self {
+        HostError::InvalidArgument { message: message.into() }
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostError::UnknownTask { task_id } => write!(f, "No live task with ID '{task_id}' (never created, or expired)"),
+            HostError::TaskCancelled { task_id } => {
+                write!(f, "Task '{task_id}' was cancelled; it stays cancelled and this outcome was dropped")
+            }
+            HostError::AlreadyTerminal { task_id, status } => {
+                write!(f, "Task '{task_id}' is already in terminal status '{status}' and cannot change")
+            }
+            HostError::IllegalTransition { task_id, from, to } => {
+                write!(f, "Task '{task_id}' cannot move from '{from}' to '{to}'")
+            }
+            HostError::InvalidArgument { message } | HostError::LimitExceeded { message } | HostError::ListUnavailable { message } => {
+                f.write_str(message)
+            }
+            HostError::DuplicateId { task_id } => {
+                write!(f, "The task ID source returned '{task_id}', which is empty or already in use; no task was created")
+            }
+            HostError::InvalidCursor => f.write_str("Invalid cursor: use a nextCursor from an earlier list page of the same context"),
+        }
+    }
+}
+
+impl std::error::Error for HostError {}

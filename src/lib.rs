@@ -1,0 +1,41 @@
+//! # mcp-task-core
+//!
+//! The task runtime of the Model Context Protocol ("tasks", MCP 2025-11-25) as
+//! a synchronous, sans-IO state machine: no threads, timers or I/O. The host
+//! feeds it JSON-RPC messages and its own calls, and drains what to send and
+//! do from [`Engine::poll_output`]; time and task IDs come from a [`Clock`]
+//! and an [`IdSource`] the host provides.
+//!
+//! The host loop:
+//!
+//! ```text
+//! on message from peer:  if let Some(reply) = engine.handle_message(msg, ctx) { send(reply) }
+//! on work progress:      engine.set_status_message / request_input / report_progress
+//! on work done:          engine.complete(task_id, result) or engine.fail(task_id, error)
+//! after each of these:   while let Some(out) = engine.poll_output() { send or act }
+//! timer:                 sleep until engine.next_deadline(); then engine.handle_timeout()
+//! ```
+//!
+//! See [`Engine`] for a runnable example.
+
+#![forbid(unsafe_code)]
+
+mod config;
+mod core;
+mod engine;
+mod error;
+mod ids;
+mod output;
+pub mod protocol;
+mod time;
+
+pub use crate::config::{Capabilities, Config, Limits, TtlPolicy};
+pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
+pub use crate::engine::{Engine, TaskPage, TaskSupport};
+pub use crate::error::HostError;
+pub use crate::ids::{IdSource, SequentialIds, UuidV4Ids};
+pub use crate::output::{Event, Output, Transmit};
+pub use crate::protocol::legacy::TtlRequest;
+#[cfg(not(target_arch = "wasm32"))]
+pub use crate::time::SystemClock;
+pub use crate::time::{format_timestamp, Clock, ManualClock};

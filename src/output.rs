@@ -1,0 +1,45 @@
+//! What the engine hands the host: messages to send and events to act on.
+
+use crate::core::RequestKind;
+
+/// One item from [`Engine::poll_output`](crate::Engine::poll_output).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Output {
+    /// A JSON-RPC message for the peer.
+    Send(Transmit),
+    /// Something the host must act on.
+    Event(Event),
+}
+
+/// A JSON-RPC message to deliver to the peer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transmit {
+    /// The authorization context (session) the message belongs to.
+    pub context: Option<String>,
+    /// The raw JSON id of the waiting `tasks/result` request this message
+    /// answers or travels with (over Streamable HTTP: that request's SSE stream).
+    /// `None` for messages that go on any stream the context has open.
+    pub in_reply_to: Option<String>,
+    /// The JSON-RPC message text.
+    pub message: String,
+}
+
+/// Work for the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// Run this task-augmented request as task `task_id`, then report its outcome
+    /// with [`complete`](crate::Engine::complete) or [`fail`](crate::Engine::fail).
+    /// `request` is the original JSON-RPC request text (its `task` field is the engine's business).
+    Execute { task_id: String, context: Option<String>, kind: RequestKind, request: String },
+    /// Not the engine's business: process this message as usual (including
+    /// requests run normally because they carry no task, or their type is not
+    /// declared for tasks, whose `task` field must then be ignored).
+    Forward { context: Option<String>, message: String },
+    /// The task was cancelled: stop its work. Any later outcome is dropped.
+    Cancelled { task_id: String, context: Option<String> },
+    /// The task's TTL ran out and it was deleted; stop its work if it still runs.
+    Expired { task_id: String, context: Option<String>, was_terminal: bool },
+    /// The requestor answered a side-channel request of the task (see
+    /// [`request_input`](crate::Engine::request_input)). `response` is the JSON-RPC response text.
+    InputResponse { task_id: String, context: Option<String>, request_id: String, response: String },
+}

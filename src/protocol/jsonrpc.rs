@@ -1,0 +1,307 @@
+//! JSON-RPC 2.0 envelopes: reading one message without copying its parts,
+//! writing responses by splicing raw JSON text, and the error codes.
+
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+
+/// Invalid JSON.
+pub const PARSE_ERROR: i64 = -32700;
+/// Valid JSON but not a valid JSON-RPC message.
+pub const INVALID_REQUEST: i64 = -32600;
+/// The method does not exist or is not available.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// Invalid method parameters (also: unknown task, bad cursor, terminal cancel).
+pub const INVALID_PARAMS: i64 = -32602;
+/// A fault inside the receiver.
+pub const INTERNAL_ERROR: i64 = -32603;
+/// A resource limit of this receiver was reached (implementation-defined server error).
+pub const LIMIT_EXCEEDED: i64 = -32000;
+
+/// A JSON-RPC error the engine answers with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RpcError {
+    /// The JSON-RPC error code.
+    pub code: i64,
+    /// A message a person can act on.
+    pub message: String,
+}
+
+impl RpcError {
+    pub(crate) fn new(code: i64, message: impl Into<String>) -> Self {
+        RpcError { code, message: message.into() }
+    }
+    pub(crate) fn params(message: impl Into<String>) -> Self {
+        RpcError::new(INVALID_PARAMS, message)
+    }
+}
+
+/// One parsed incoming message; every part borrows from the input text.
+#[derive(Debug)]
+pub(crate) enum Incoming<'a> {
+    Request { id: &'a str, method: Cow<'a, str>, params: Option<&'a RawValue> },
+    Notification { method: Cow<'a, str>, params: Option<&'a RawValue> },
+    Response { id: &'a str },
+}
+
+/// A message that could not be read, with the id to answer to when one was found.
+#[derive(Debug)]
+pub(crate) struct Rejected {
+    pub id: Option<String>,
+    pub error: RpcError,
+}
+
+/// Deserializes a field that is present (even as `null`) into `Some`.
+pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&'de RawValue>::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    params: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    error: Option<&'a RawValue>,
+}
+
+/// The nesting depth of a JSON text, counted without parsing (strings skipped).
+pub(crate) fn nesting_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in text.as_bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// A JSON string value, borrowed when it has no escapes.
+pub(crate) fn as_str(raw: &RawValue) -> Option<Cow<'_, str>> {
+    if let Ok(s) = serde_json::from_str::<&str>(raw.get()) {
+        return Some(Cow::Borrowed(s));
+    }
+    serde_json::from_str::<String>(raw.get()).ok().map(Cow::Owned)
+}
+
+/// The first non-whitespace byte of a JSON text.
+pub(crate) fn first_byte(raw: &str) -> Option<u8> {
+    raw.bytes().find(|b| !b.is_ascii_whitespace())
+}
+
+/// Whether a raw id is a JSON-RPC/MCP request id: a string or an integer.
+fn is_request_id(raw: &RawValue) -> bool {
+    match first_byte(raw.get()) {
+        Some(b'"') => true,
+        Some(b'-' | b'0'..=b'9') => serde_json::from_str::<i64>(raw.get()).is_ok() || serde_json::from_str::<u64>(raw.get()).is_ok(),
+        _ => false,
+    }
+}
+
+/// Reads one message, enforcing the size and depth limits first.
+pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result<Incoming<'_>, Rejected> {
+    let reject = |id: Option<&RawValue>, code, text: String| Rejected {
+        id: id.filter(|i| is_request_id(i)).map(|i| i.get().to_owned()),
+        error: RpcError::new(code, text),
+    };
+    if message.len() > max_bytes {
+        return Err(reject(None, INVALID_REQUEST, format!("Message too large: {} bytes, the limit is {}", message.len(), max_bytes)));
+    }
+    let depth = nesting_depth(message);
+    if depth > max_depth {
+        return Err(reject(None, INVALID_REQUEST, format!("Message nested too deeply: depth {depth}, the limit is {max_depth}")));
+    }
+    let env: Envelope<'_> = match serde_json::from_str(message) {
+        Ok(env) => env,
+        Err(e) if e.is_data() => {
+            let what = match first_byte(message) {
+                Some(b'[') => "Batches are not supported: send one JSON-RPC message at a time".to_owned(),
+                Some(b'{') => format!("Invalid JSON-RPC message: {e}"),
+                _ => "Invalid JSON-RPC message: expected a JSON object".to_owned(),
+            };
+            return Err(reject(None, INVALID_REQUEST, what));
+        }
+        Err(e) => return Err(reject(None, PARSE_ERROR, format!("Parse error: {e}"))),
+    };
+    if env.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+        return Err(reject(env.id, INVALID_REQUEST, "Invalid JSON-RPC message: \"jsonrpc\" must be \"2.0\"".to_owned()));
+    }
+    if let Some(id) = env.id {
+        if !is_request_id(id) {
+            return Err(reject(None, INVALID_REQUEST, "Invalid JSON-RPC message: \"id\" must be a string or an integer".to_owned()));
+        }
+    }
+    if let Some(params) = env.params {
+        if !matches!(first_byte(params.get()), Some(b'{' | b'[')) {
+            return Err(reject(env.id, INVALID_REQUEST, "Invalid JSON-RPC message: \"params\" must be an object".to_owned()));
+        }
+    }
+    match (env.method, env.id, env.result, env.error) {
+        (Some(method), id, None, None) => {
+            let Some(method) = as_str(method) else {
+                return Err(reject(env.id, INVALID_REQUEST, "Invalid JSON-RPC message: \"method\" must be a string".to_owned()));
+            };
+            Ok(match id {
+                Some(id) => Incoming::Request { id: id.get(), method, params: env.params },
+                None => Incoming::Notification { method, params: env.params },
+            })
+        }
+        (None, Some(id), Some(_), None) => Ok(Incoming::Response { id: id.get() }),
+        (None, Some(id), None, Some(_)) => Ok(Incoming::Response { id: id.get() }),
+        _ => Err(reject(
+            env.id,
+            INVALID_REQUEST,
+            "Invalid JSON-RPC message: expected a request (method, id), a notification (method) or a response (id with result or error)".to_owned(),
+        )),
+    }
+}
+
+/// `{"jsonrpc":"2.0","id":ID,"result":RESULT}` from raw parts.
+pub(crate) fn result_response(id: &str, result: &str) -> String {
+    let mut out = String::with_capacity(result.len() + id.len() + 32);
+    out.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
+    out.push_str(id);
+    out.push_str(",\"result\":");
+    out.push_str(result);
+    out.push('}');
+    out
+}
+
+/// An error response with a raw error object.
+pub(crate) fn raw_error_response(id: Option<&str>, error: &str) -> String {
+    let mut out = String::with_capacity(error.len() + 40);
+    out.push_str("{\"jsonrpc\":\"2.0\",");
+    if let Some(id) = id {
+        out.push_str("\"id\":");
+        out.push_str(id);
+        out.push(',');
+    }
+    out.push_str("\"error\":");
+    out.push_str(error);
+    out.push('}');
+    out
+}
+
+/// An error response built from a code and a message.
+pub(crate) fn error_response(id: Option<&str>, error: &RpcError) -> String {
+    raw_error_response(id, &error_object(error))
+}
+
+pub(crate) fn error_object(error: &RpcError) -> String {
+    format!("{{\"code\":{},\"message\":{}}}", error.code, json_string(&error.message))
+}
+
+/// A JSON string literal.
+pub(crate) fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+#[derive(Deserialize)]
+struct MetaProbe<'a> {
+    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
+    meta: Option<&'a RawValue>,
+}
+
+/// Inserts `"key": value` into the `_meta` object of a JSON object text,
+/// creating `_meta` when absent and replacing the key when present. The rest
+/// of the text is kept byte for byte. `None` when `object` is not an object
+/// or its `_meta` is not one.
+pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<String> {
+    let probe: MetaProbe<'_> = serde_json::from_str(object).ok()?;
+    let entry = format!("{}:{}", json_string(key), value);
+    match probe.meta {
+        None => {
+            let open = object.find('{')?;
+            let rest = &object[open + 1..];
+            let empty = first_byte(rest) == Some(b'}');
+            let mut out = String::with_capacity(object.len() + entry.len() + 12);
+            out.push_str(&object[..=open]);
+            out.push_str("\"_meta\":{");
+            out.push_str(&entry);
+            out.push('}');
+            if !empty {
+                out.push(',');
+            }
+            out.push_str(rest);
+            Some(out)
+        }
+        Some(meta) => {
+            if first_byte(meta.get()) != Some(b'{') {
+                return None;
+            }
+            // Byte range of the _meta value inside `object` (it borrows from it).
+            let start = meta.get().as_ptr() as usize - object.as_ptr() as usize;
+            let end = start + meta.get().len();
+            let mut map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(meta.get()).ok()?;
+            map.remove(key);
+            let others = serde_json::to_string(&map).ok()?;
+            let mut merged = String::with_capacity(others.len() + entry.len() + 2);
+            merged.push('{');
+            merged.push_str(&entry);
+            if others.len() > 2 {
+                merged.push(',');
+                merged.push_str(&others[1..others.len() - 1]);
+            }
+            merged.push('}');
+            Some(format!("{}{}{}", &object[..start], merged, &object[end..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_ignores_brackets_in_strings() {
+        assert_eq!(nesting_depth(r#"{"a":"[[[{{{\"]]]"}"#), 1);
+        assert_eq!(nesting_depth("[[[]]]"), 3);
+        assert_eq!(nesting_depth("1"), 0);
+    }
+
+    #[test]
+    fn meta_entry_is_inserted_or_merged() {
+        let v = r#"{"x":"y"}"#;
+        assert_eq!(with_meta_entry(v, "k", "1").unwrap(), r#"{"_meta":{"k":1},"x":"y"}"#);
+        assert_eq!(with_meta_entry(" { } ", "k", "1").unwrap(), r#" {"_meta":{"k":1}} "#);
+        let merged = with_meta_entry(r#"{"_meta":{"a":2,"k":0},"z":1}"#, "k", "1").unwrap();
+        let parsed: serde_json::Value = serde_json::from_str(&merged).unwrap();
+        assert_eq!(parsed, serde_json::json!({"_meta":{"a":2,"k":1},"z":1}));
+        assert_eq!(with_meta_entry("[1]", "k", "1"), None);
+        assert_eq!(with_meta_entry(r#"{"_meta":3}"#, "k", "1"), None);
+    }
+
+    #[test]
+    fn ids_must_be_strings_or_integers() {
+        for bad in ["null", "1.5", "true", "{}", "[]"] {
+            let m = format!(r#"{{"jsonrpc":"2.0","id":{bad},"method":"ping"}}"#);
+            let e = parse(&m, 1 << 20, 64).unwrap_err();
+            assert_eq!(e.error.code, INVALID_REQUEST, "{bad}");
+            assert!(e.id.is_none());
+        }
+        let ok = parse(r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#, 1 << 20, 64).unwrap();
+        assert!(matches!(ok, Incoming::Request { id: "\"a\"", .. }));
+    }
+}

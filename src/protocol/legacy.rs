@@ -1,0 +1,279 @@
+//! The 2025-11-25 wire format of tasks: `task` params, `CreateTaskResult`,
+//! `Task` objects, `tasks/*` params and notifications.
+
+use super::jsonrpc::{as_str, first_byte, json_string, present, RpcError};
+use crate::config::Config;
+use crate::core::TaskView;
+use crate::time::format_timestamp;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// `_meta` key that ties a message to its task.
+pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
+/// `_meta` key of the text a host may hand the model while a tool task runs.
+pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immediate-response";
+
+/// Writes a `Task` object.
+pub(crate) fn write_task(out: &mut String, t: TaskView<'_>) {
+    out.push_str("{\"taskId\":");
+    out.push_str(&json_string(t.id));
+    out.push_str(",\"status\":\"");
+    out.push_str(t.status.as_str());
+    out.push('"');
+    if let Some(m) = t.status_message {
+        out.push_str(",\"statusMessage\":");
+        out.push_str(&json_string(m));
+    }
+    let _ = write!(out, ",\"createdAt\":\"{}\"", format_timestamp(t.created_at));
+    let _ = write!(out, ",\"lastUpdatedAt\":\"{}\"", format_timestamp(t.updated_at));
+    match t.ttl {
+        Some(ttl) => {
+            let _ = write!(out, ",\"ttl\":{ttl}");
+        }
+        None => out.push_str(",\"ttl\":null"),
+    }
+    if let Some(p) = t.poll_interval {
+        let _ = write!(out, ",\"pollInterval\":{p}");
+    }
+    out.push('}');
+}
+
+pub(crate) fn task_json(t: TaskView<'_>) -> String {
+    let mut out = String::with_capacity(224);
+    write_task(&mut out, t);
+    out
+}
+
+/// `{"taskId": "..."}`, the value of the related-task `_meta` entry.
+pub(crate) fn related_task_value(task_id: &str) -> String {
+    format!("{{\"taskId\":{}}}", json_string(task_id))
+}
+
+/// The `CreateTaskResult` for a new task.
+pub(crate) fn create_task_result(t: TaskView<'_>, immediate_response: Option<&str>) -> String {
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"task\":");
+    write_task(&mut out, t);
+    if let Some(text) = immediate_response {
+        let _ = write!(out, ",\"_meta\":{{{}:{}}}", json_string(MODEL_IMMEDIATE_RESPONSE), json_string(text));
+    }
+    out.push('}');
+    out
+}
+
+/// `notifications/tasks/status` with the full task (and no related-task `_meta`).
+pub(crate) fn status_notification(t: TaskView<'_>) -> String {
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks/status\",\"params\":");
+    write_task(&mut out, t);
+    out.push('}');
+    out
+}
+
+/// The `tasks` capability object for `initialize`.
+///
+/// `list` is advertised only when the host binds tasks to contexts.
+pub(crate) fn capabilities_json(config: &Config) -> String {
+    let caps = &config.capabilities;
+    let mut parts: Vec<String> = Vec::new();
+    if caps.list && config.context_binding {
+        parts.push("\"list\":{}".into());
+    }
+    if caps.cancel {
+        parts.push("\"cancel\":{}".into());
+    }
+    let mut requests: Vec<String> = Vec::new();
+    if caps.tools_call {
+        requests.push("\"tools\":{\"call\":{}}".into());
+    }
+    if caps.sampling_create_message {
+        requests.push("\"sampling\":{\"createMessage\":{}}".into());
+    }
+    if caps.elicitation_create {
+        requests.push("\"elicitation\":{\"create\":{}}".into());
+    }
+    if !requests.is_empty() {
+        parts.push(format!("\"requests\":{{{}}}", requests.join(",")));
+    }
+    format!("{{{}}}", parts.join(","))
+}
+
+#[derive(Deserialize)]
+struct TaskIdParams<'a> {
+    #[serde(rename = "taskId", default, borrow, deserialize_with = "present")]
+    task_id: Option<&'a RawValue>,
+}
+
+fn params_object<'a>(params: Option<&'a RawValue>, method: &str, required: bool) -> Result<Option<&'a RawValue>, RpcError> {
+    match params {
+        None if required => Err(RpcError::params(format!("Invalid params: {method} requires params with a \"taskId\" string"))),
+        None => Ok(None),
+        Some(p) if first_byte(p.get()) == Some(b'{') => Ok(Some(p)),
+        Some(_) => Err(RpcError::params(format!("Invalid params: {method} params must be an object"))),
+    }
+}
+
+/// `params.taskId` of `tasks/get`, `tasks/result` and `tasks/cancel`.
+pub(crate) fn task_id_param<'a>(params: Option<&'a RawValue>, method: &str) -> Result<Cow<'a, str>, RpcError> {
+    let missing = || RpcError::params(format!("Invalid params: {method} requires params.taskId (a string)"));
+    let Some(p) = params_object(params, method, true)? else { return Err(missing()) };
+    let parsed: TaskIdParams<'_> = serde_json::from_str(p.get())
+        .map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
+    let raw = parsed.task_id.ok_or_else(missing)?;
+    as_str(raw).ok_or_else(|| RpcError::params(format!("Invalid params: {method} params.taskId must be a string")))
+}
+
+#[derive(Deserialize)]
+struct CursorParams<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    cursor: Option<&'a RawValue>,
+}
+
+/// `params.cursor` of `tasks/list` (absent when there are no params).
+pub(crate) fn cursor_param(params: Option<&RawValue>) -> Result<Option<Cow<'_, str>>, RpcError> {
+    let Some(p) = params_object(params, "tasks/list", false)? else { return Ok(None) };
+    let parsed: CursorParams<'_> =
+        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for tasks/list: {e}")))?;
+    match parsed.cursor {
+        None => Ok(None),
+        Some(raw) => as_str(raw)
+            .map(Some)
+            .ok_or_else(|| RpcError::params("Invalid params: tasks/list params.cursor must be a string")),
+    }
+}
+
+/// What a requestor asked for in `params.task.ttl`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TtlRequest {
+    /// No `ttl`: the policy's default.
+    Default,
+    /// `ttl: null`: unlimited, if the policy allows it.
+    Unlimited,
+    /// A number of milliseconds.
+    Ms(u64),
+}
+
+/// The task-related parts of a request that may be task-augmented.
+#[derive(Debug)]
+pub(crate) struct Augmentation<'a> {
+    /// `Some` when `params.task` is present.
+    pub task: Option<TtlRequest>,
+    /// `params.name` of a `tools/call`.
+    pub tool_name: Option<Cow<'a, str>>,
+    /// `params._meta.progressToken`, raw.
+    pub progress_token: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct AugmentableParams<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    task: Option<&'a RawValue>,
+    #[serde(default, borrow, deserialize_with = "present")]
+    name: Option<&'a RawValue>,
+    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
+    meta: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct TaskParam<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    ttl: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct RequestMeta<'a> {
+    #[serde(rename = "progressToken", default, borrow, deserialize_with = "present")]
+    progress_token: Option<&'a RawValue>,
+}
+
+/// Reads `params.task`, `params.name` and `params._meta.progressToken`.
+pub(crate) fn augmentation<'a>(params: Option<&'a RawValue>, method: &str) -> Result<Augmentation<'a>, RpcError> {
+    let empty = Augmentation { task: None, tool_name: None, progress_token: None };
+    let Some(p) = params else { return Ok(empty) };
+    if first_byte(p.get()) != Some(b'{') {
+        return Err(RpcError::params(format!("Invalid params: {method} params must be an object")));
+    }
+    let parsed: AugmentableParams<'a> =
+        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
+    let task = match parsed.task {
+        None => None,
+        Some(raw) if raw.get() == "null" => None,
+        Some(raw) => Some(ttl_request(raw)?),
+    };
+    let tool_name = match parsed.name {
+        None => None,
+        Some(raw) => Some(as_str(raw).ok_or_else(|| RpcError::params("Invalid params: tools/call params.name must be a string"))?),
+    };
+    let progress_token = match parsed.meta {
+        Some(meta) if first_byte(meta.get()) == Some(b'{') => {
+            let m: RequestMeta<'a> = serde_json::from_str(meta.get())
+                .map_err(|e| RpcError::params(format!("Invalid params for {method}: params._meta: {e}")))?;
+            match m.progress_token {
+                Some(t) if matches!(first_byte(t.get()), Some(b'"' | b'-' | b'0'..=b'9')) => Some(t),
+                Some(_) => return Err(RpcError::params("Invalid params: params._meta.progressToken must be a string or a number")),
+                None => None,
+            }
+        }
+        Some(meta) if meta.get() != "null" => {
+            return Err(RpcError::params(format!("Invalid params: {method} params._meta must be an object")))
+        }
+        _ => None,
+    };
+    Ok(Augmentation { task, tool_name, progress_token })
+}
+
+fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
+    if first_byte(task.get()) != Some(b'{') {
+        return Err(RpcError::params("Invalid params: params.task must be an object such as {\"ttl\": 60000}"));
+    }
+    let parsed: TaskParam<'_> =
+        serde_json::from_str(task.get()).map_err(|e| RpcError::params(format!("Invalid params: params.task: {e}")))?;
+    let Some(ttl) = parsed.ttl else { return Ok(TtlRequest::Default) };
+    if ttl.get() == "null" {
+        return Ok(TtlRequest::Unlimited);
+    }
+    let bad = || RpcError::params(format!("Invalid params: params.task.ttl must be a non-negative integer number of milliseconds, got {}", ttl.get()));
+    if let Ok(ms) = serde_json::from_str::<u64>(ttl.get()) {
+        return Ok(TtlRequest::Ms(ms));
+    }
+    // 60000.0 and 6e4 are integers in JSON's sense; anything fractional or negative is not.
+    match serde_json::from_str::<f64>(ttl.get()) {
+        Ok(f) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(TtlRequest::Ms(f as u64)),
+        _ => Err(bad()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(s: &str) -> &RawValue {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn ttl_forms() {
+        let t = |s: &str| augmentation(Some(raw(s)), "tools/call").map(|a| a.task);
+        assert_eq!(t(r#"{"task":{"ttl":5}}"#).unwrap(), Some(TtlRequest::Ms(5)));
+        assert_eq!(t(r#"{"task":{"ttl":0}}"#).unwrap(), Some(TtlRequest::Ms(0)));
+        assert_eq!(t(r#"{"task":{"ttl":6e4}}"#).unwrap(), Some(TtlRequest::Ms(60000)));
+        assert_eq!(t(r#"{"task":{"ttl":null}}"#).unwrap(), Some(TtlRequest::Unlimited));
+        assert_eq!(t(r#"{"task":{}}"#).unwrap(), Some(TtlRequest::Default));
+        assert_eq!(t(r#"{"name":"x"}"#).unwrap(), None);
+        for bad in [r#"{"task":{"ttl":-1}}"#, r#"{"task":{"ttl":1.5}}"#, r#"{"task":{"ttl":"5"}}"#, r#"{"task":5}"#] {
+            let e = t(bad).unwrap_err();
+            assert_eq!(e.code, super::super::jsonrpc::INVALID_PARAMS, "{bad}");
+            assert!(e.message.contains("task"), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn capabilities_hide_list_without_context_binding() {
+        let mut config = Config::default();
+        assert_eq!(capabilities_json(&config), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+        config.context_binding = false;
+        assert_eq!(capabilities_json(&config), r#"{"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+    }
+}
