@@ -18,6 +18,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 start=$SECONDS
+[ -d "${1:-$REPO_ROOT}" ] || die "no such crate dir: $1"
 crate_dir="$(cd "${1:-$REPO_ROOT}" && pwd)"
 pkg_dir="${PKG_DIR:-$REPO_ROOT/pkg}"
 template_dir="$REPO_ROOT/pkg-template"

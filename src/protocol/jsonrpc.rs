@@ -133,16 +133,19 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
     if depth > max_depth {
         return Err(reject(None, INVALID_REQUEST, format!("Message nested too deeply: depth {depth}, the limit is {max_depth}")));
     }
+    if first_byte(message) != Some(b'{') {
+        // Not an object (serde would read an array as a struct): tell invalid JSON apart.
+        return Err(match serde_json::from_str::<serde::de::IgnoredAny>(message) {
+            Err(e) => reject(None, PARSE_ERROR, format!("Parse error: {e}")),
+            Ok(_) if first_byte(message) == Some(b'[') => {
+                reject(None, INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time".to_owned())
+            }
+            Ok(_) => reject(None, INVALID_REQUEST, "Invalid JSON-RPC message: expected a JSON object".to_owned()),
+        });
+    }
     let env: Envelope<'_> = match serde_json::from_str(message) {
         Ok(env) => env,
-        Err(e) if e.is_data() => {
-            let what = match first_byte(message) {
-                Some(b'[') => "Batches are not supported: send one JSON-RPC message at a time".to_owned(),
-                Some(b'{') => format!("Invalid JSON-RPC message: {e}"),
-                _ => "Invalid JSON-RPC message: expected a JSON object".to_owned(),
-            };
-            return Err(reject(None, INVALID_REQUEST, what));
-        }
+        Err(e) if e.is_data() => return Err(reject(None, INVALID_REQUEST, format!("Invalid JSON-RPC message: {e}"))),
         Err(e) => return Err(reject(None, PARSE_ERROR, format!("Parse error: {e}"))),
     };
     if env.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {

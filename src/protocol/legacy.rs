@@ -108,7 +108,7 @@ struct TaskIdParams<'a> {
 
 fn params_object<'a>(params: Option<&'a RawValue>, method: &str, required: bool) -> Result<Option<&'a RawValue>, RpcError> {
     match params {
-        None if required => Err(RpcError::params(format!("Invalid params: {method} requires params with a \"taskId\" string"))),
+        None if required => Err(RpcError::params(format!("Invalid params: {method} requires params.taskId (a string)"))),
         None => Ok(None),
         Some(p) if first_byte(p.get()) == Some(b'{') => Ok(Some(p)),
         Some(_) => Err(RpcError::params(format!("Invalid params: {method} params must be an object"))),
