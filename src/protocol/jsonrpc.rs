@@ -288,7 +288,7 @@ mod tests {
     fn meta_entry_is_inserted_or_merged() {
         let v = r#"{"x":"y"}"#;
         assert_eq!(with_meta_entry(v, "k", "1").unwrap(), r#"{"_meta":{"k":1},"x":"y"}"#);
-        assert_eq!(with_meta_entry(" { } ", "k", "1").unwrap(), r#" {"_meta":{"k":1}} "#);
+        assert_eq!(with_meta_entry(" { } ", "k", "1").unwrap(), r#" {"_meta":{"k":1} } "#);
         let merged = with_meta_entry(r#"{"_meta":{"a":2,"k":0},"z":1}"#, "k", "1").unwrap();
         let parsed: serde_json::Value = serde_json::from_str(&merged).unwrap();
         assert_eq!(parsed, serde_json::json!({"_meta":{"a":2,"k":1},"z":1}));
