@@ -28,6 +28,8 @@ mod ids;
 mod output;
 pub mod protocol;
 mod time;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 
 pub use crate::config::{Capabilities, Config, Limits, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};

@@ -86,3 +86,17 @@ pub(crate) struct TaskView<'a> {
     pub ttl: Option<u64>,
     pub poll_interval: Option<u64>,
 }
+
+impl<'a> From<&'a Task> for TaskView<'a> {
+    fn from(t: &'a Task) -> Self {
+        TaskView {
+            id: &t.task_id,
+            status: t.status,
+            status_message: t.status_message.as_deref(),
+            created_at: t.created_at_ms,
+            updated_at: t.last_updated_at_ms,
+            ttl: t.ttl_ms,
+            poll_interval: t.poll_interval_ms,
+        }
+    }
+}

@@ -46,6 +46,21 @@ pub(crate) fn task_json(t: TaskView<'_>) -> String {
     out
 }
 
+impl crate::Task {
+    /// The task as the 2025-11-25 wire `Task` object.
+    ///
+    /// ```
+    /// let task = mcp_task_core::Task {
+    ///     task_id: "t1".into(), status: mcp_task_core::TaskStatus::Working, status_message: None,
+    ///     created_at_ms: 0, last_updated_at_ms: 0, ttl_ms: None, poll_interval_ms: Some(500),
+    /// };
+    /// assert_eq!(task.to_json(), r#"{"taskId":"t1","status":"working","createdAt":"1970-01-01T00:00:00.000Z","lastUpdatedAt":"1970-01-01T00:00:00.000Z","ttl":null,"pollInterval":500}"#);
+    /// ```
+    pub fn to_json(&self) -> String {
+        task_json(TaskView::from(self))
+    }
+}
+
 /// `{"taskId": "..."}`, the value of the related-task `_meta` entry.
 pub(crate) fn related_task_value(task_id: &str) -> String {
     format!("{{\"taskId\":{}}}", json_string(task_id))

@@ -1,0 +1,263 @@
+//! The JavaScript surface: a thin wasm-bindgen layer over [`Engine`]. Strings
+//! in, strings out on the hot path; no protocol or state logic of its own.
+
+mod options;
+
+use crate::{Clock, Engine, Event, HostError, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+/// `Date.now` or the host's `now()`; a throwing or non-numeric clock reads as 0,
+/// which the engine clamps to the last good time.
+struct JsClock(Option<Function>);
+
+impl Clock for JsClock {
+    fn now_ms(&self) -> u64 {
+        let ms = match &self.0 {
+            Some(f) => f.call0(&JsValue::NULL).ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
+            None => js_sys::Date::now(),
+        };
+        if ms.is_finite() && ms > 0.0 { ms as u64 } else { 0 }
+    }
+}
+
+/// The host's `newTaskId()`; anything but a string becomes "" and the engine
+/// refuses to create the task.
+struct JsIds(Function);
+
+impl IdSource for JsIds {
+    fn next_id(&mut self) -> String {
+        self.0.call0(&JsValue::NULL).ok().and_then(|v| v.as_string()).unwrap_or_default()
+    }
+}
+
+fn js_error(code: &str, message: &str) -> JsValue {
+    let error = js_sys::Error::new(message);
+    let _ = Reflect::set(&error, &"code".into(), &code.into());
+    error.into()
+}
+
+fn host_error(e: HostError) -> JsValue {
+    js_error(e.code(), &e.to_string())
+}
+
+fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
+    let _ = Reflect::set(obj, &key.into(), &value.into());
+}
+
+fn opt_str(value: Option<String>) -> JsValue {
+    value.map_or(JsValue::NULL, JsValue::from)
+}
+
+fn task_json(task: crate::Task) -> String {
+    task.to_json()
+}
+
+/// The MCP task runtime (see the package README for the host loop).
+#[wasm_bindgen(js_name = TaskEngine)]
+pub struct TaskEngine {
+    engine: Engine,
+}
+
+#[wasm_bindgen(js_class = TaskEngine)]
+impl TaskEngine {
+    /// `new TaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<TaskEngine, JsValue> {
+        let parsed = options::parse(&options).map_err(|m| js_error("invalid_options", &m))?;
+        let clock = Box::new(JsClock(parsed.now));
+        let ids: Box<dyn IdSource> = match parsed.new_task_id {
+            Some(f) => Box::new(JsIds(f)),
+            None => Box::new(crate::UuidV4Ids),
+        };
+        let mut engine = Engine::with_sources(parsed.config, clock, ids);
+        for (name, support) in parsed.tools {
+            engine.register_tool(&name, support);
+        }
+        Ok(TaskEngine { engine })
+    }
+
+    /// One JSON-RPC message from the peer in; the immediate response out, or `null`.
+    pub fn handle(&mut self, message: &str, context: Option<String>) -> Option<String> {
+        self.engine.handle_message(message, context.as_deref())
+    }
+
+    /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse", ...}`), or `null`.
+    #[wasm_bindgen(js_name = pollOutput)]
+    pub fn poll_output(&mut self) -> JsValue {
+        let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
+        let obj = Object::new();
+        match out {
+            Output::Send(t) => {
+                set(&obj, "kind", "send");
+                set(&obj, "context", opt_str(t.context));
+                set(&obj, "inReplyTo", opt_str(t.in_reply_to));
+                set(&obj, "message", t.message);
+            }
+            Output::Event(Event::Execute { task_id, context, kind, request }) => {
+                set(&obj, "kind", "execute");
+                set(&obj, "taskId", task_id);
+                set(&obj, "context", opt_str(context));
+                set(&obj, "method", kind.method().unwrap_or("other"));
+                set(&obj, "request", request);
+            }
+            Output::Event(Event::Forward { context, message }) => {
+                set(&obj, "kind", "forward");
+                set(&obj, "context", opt_str(context));
+                set(&obj, "message", message);
+            }
+            Output::Event(Event::Cancelled { task_id, context }) => {
+                set(&obj, "kind", "cancelled");
+                set(&obj, "taskId", task_id);
+                set(&obj, "context", opt_str(context));
+            }
+            Output::Event(Event::Expired { task_id, context, was_terminal }) => {
+                set(&obj, "kind", "expired");
+                set(&obj, "taskId", task_id);
+                set(&obj, "context", opt_str(context));
+                set(&obj, "wasTerminal", was_terminal);
+            }
+            Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
+                set(&obj, "kind", "inputResponse");
+                set(&obj, "taskId", task_id);
+                set(&obj, "context", opt_str(context));
+                set(&obj, "requestId", request_id);
+                set(&obj, "response", response);
+            }
+        }
+        obj.into()
+    }
+
+    /// How many outputs wait to be drained.
+    #[wasm_bindgen(getter, js_name = pendingOutputs)]
+    pub fn pending_outputs(&self) -> usize {
+        self.engine.pending_outputs()
+    }
+
+    /// Epoch milliseconds of the next TTL deadline, or `null`.
+    #[wasm_bindgen(js_name = nextDeadline)]
+    pub fn next_deadline(&self) -> Option<f64> {
+        self.engine.next_deadline().map(|ms| ms as f64)
+    }
+
+    /// Expires what is due; harmless when early or repeated.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self) {
+        self.engine.handle_timeout();
+    }
+
+    /// The `tasks` capability object for `initialize`, as JSON text.
+    #[wasm_bindgen(js_name = capabilitiesJson)]
+    pub fn capabilities_json(&self) -> String {
+        self.engine.capabilities_json()
+    }
+
+    /// Declares a tool's `execution.taskSupport` (`"required" | "optional" | "forbidden"`, anything else: absent).
+    #[wasm_bindgen(js_name = registerTool)]
+    pub fn register_tool(&mut self, name: &str, task_support: Option<String>) {
+        self.engine.register_tool(name, task_support.as_deref().map_or(TaskSupport::Absent, TaskSupport::parse));
+    }
+
+    /// Stores the underlying result (JSON object text); returns the task JSON.
+    pub fn complete(&mut self, task_id: &str, result_json: &str) -> Result<String, JsValue> {
+        self.engine.complete(task_id, result_json).map(task_json).map_err(host_error)
+    }
+
+    /// Stores the underlying JSON-RPC error (object text); returns the task JSON.
+    pub fn fail(&mut self, task_id: &str, error_json: &str) -> Result<String, JsValue> {
+        self.engine.fail(task_id, error_json).map(task_json).map_err(host_error)
+    }
+
+    /// Queues a request for the requestor (e.g. `elicitation/create`); returns its raw JSON id.
+    #[wasm_bindgen(js_name = requestInput)]
+    pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<String>) -> Result<String, JsValue> {
+        self.engine.request_input(task_id, method, params_json.as_deref()).map_err(host_error)
+    }
+
+    /// `input_required` → `working`; returns the task JSON.
+    pub fn resume(&mut self, task_id: &str) -> Result<String, JsValue> {
+        self.engine.resume(task_id).map(task_json).map_err(host_error)
+    }
+
+    /// Sets or clears the status message; returns the task JSON.
+    #[wasm_bindgen(js_name = setStatusMessage)]
+    pub fn set_status_message(&mut self, task_id: &str, message: Option<String>) -> Result<String, JsValue> {
+        self.engine.set_status_message(task_id, message.as_deref()).map(task_json).map_err(host_error)
+    }
+
+    /// Emits `notifications/progress` with the request's token; `false` when it had none.
+    #[wasm_bindgen(js_name = reportProgress)]
+    pub fn report_progress(&mut self, task_id: &str, progress: f64, total: Option<f64>, message: Option<String>) -> Result<bool, JsValue> {
+        self.engine.report_progress(task_id, progress, total, message.as_deref()).map_err(host_error)
+    }
+
+    /// Cancels a task (host decision); returns the task JSON.
+    pub fn cancel(&mut self, task_id: &str, message: Option<String>) -> Result<String, JsValue> {
+        self.engine.cancel(task_id, message.as_deref()).map(task_json).map_err(host_error)
+    }
+
+    /// Store API: creates a task for a request the host runs itself; returns the task JSON.
+    /// `ttl`: a number of ms, `null` for unlimited, `undefined` for the default.
+    #[wasm_bindgen(js_name = createTask)]
+    pub fn create_task(&mut self, context: Option<String>, method: &str, ttl: JsValue, progress_token_json: Option<String>) -> Result<String, JsValue> {
+        let ttl = if ttl.is_undefined() {
+            TtlRequest::Default
+        } else if ttl.is_null() {
+            TtlRequest::Unlimited
+        } else {
+            match ttl.as_f64() {
+                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
+                _ => return Err(js_error("invalid_argument", "ttl must be a non-negative integer number of milliseconds, null or undefined")),
+            }
+        };
+        let kind = RequestKind::from_method(method);
+        self.engine.create_task(context.as_deref(), kind, ttl, progress_token_json.as_deref()).map(task_json).map_err(host_error)
+    }
+
+    /// Store API: the task JSON as `context` may see it, or `null`.
+    #[wasm_bindgen(js_name = getTask)]
+    pub fn get_task(&mut self, task_id: &str, context: Option<String>) -> Option<String> {
+        self.engine.get_task_json(task_id, context.as_deref())
+    }
+
+    /// Store API: `{kind: "result" | "error", json}` for a finished task as `context` may see it, or `null`.
+    #[wasm_bindgen(js_name = getOutcome)]
+    pub fn get_outcome(&mut self, task_id: &str, context: Option<String>) -> JsValue {
+        let Some(outcome) = self.engine.get_outcome(task_id, context.as_deref()) else { return JsValue::NULL };
+        let obj = Object::new();
+        let (kind, json) = match outcome {
+            crate::Outcome::Result(json) => ("result", json),
+            crate::Outcome::Error(json) => ("error", json),
+        };
+        set(&obj, "kind", kind);
+        set(&obj, "json", json);
+        obj.into()
+    }
+
+    /// Store API: one page as JSON text `{"tasks": [...], "nextCursor"?: "..."}`.
+    #[wasm_bindgen(js_name = listTasks)]
+    pub fn list_tasks(&mut self, context: Option<String>, cursor: Option<String>) -> Result<String, JsValue> {
+        let page = self.engine.list_tasks(context.as_deref(), cursor.as_deref()).map_err(host_error)?;
+        let tasks: Vec<String> = page.tasks.into_iter().map(task_json).collect();
+        let mut out = format!("{{\"tasks\":[{}]", tasks.join(","));
+        if let Some(c) = page.next_cursor {
+            out.push_str(",\"nextCursor\":\"");
+            out.push_str(&c);
+            out.push('"');
+        }
+        out.push('}');
+        Ok(out)
+    }
+
+    /// Store API: cancels on behalf of `context`; returns the task JSON.
+    #[wasm_bindgen(js_name = cancelTask)]
+    pub fn cancel_task(&mut self, task_id: &str, context: Option<String>, message: Option<String>) -> Result<String, JsValue> {
+        self.engine.cancel_task(task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
+    }
+
+    /// Live tasks held.
+    #[wasm_bindgen(getter, js_name = taskCount)]
+    pub fn task_count(&self) -> usize {
+        self.engine.task_count()
+    }
+}
