@@ -266,3 +266,21 @@ fn store_api_matches_the_wire() {
     rig.clock.advance(1_000);
     assert_eq!(rig.engine.get_task(&task.task_id, A), None, "expired");
 }
+
+#[test]
+fn store_level_status_updates() {
+    let mut rig = Rig::server();
+    let t = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
+    assert_eq!(rig.engine.update_status(&t, TaskStatus::InputRequired, Some("need input")).unwrap().status, TaskStatus::InputRequired);
+    assert_eq!(rig.engine.update_status(&t, TaskStatus::Working, None).unwrap().status_message, None);
+    assert_eq!(rig.engine.update_status(&t, TaskStatus::Working, None).unwrap_err().code(), "illegal_transition");
+    assert_eq!(rig.engine.store_result(&t, TaskStatus::Working, "{}").unwrap_err().code(), "invalid_argument");
+    let done = rig.engine.store_result(&t, TaskStatus::Failed, r#"{"content":[],"isError":false}"#).unwrap();
+    assert_eq!(done.status, TaskStatus::Failed, "the host's status wins");
+    assert_eq!(statuses_sent(&mut rig), ["input_required", "working", "failed"]);
+    assert_eq!(rig.engine.update_status(&t, TaskStatus::Cancelled, None).unwrap_err().code(), "already_terminal");
+    let t2 = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
+    rig.engine.update_status(&t2, TaskStatus::Cancelled, Some("stop")).unwrap();
+    let outs = rig.drain();
+    assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { .. }))));
+}

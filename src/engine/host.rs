@@ -28,7 +28,7 @@ struct ErrorProbe<'a> {
     message: Option<String>,
 }
 
-fn refusal(task_id: &str, r: MoveRefusal) -> HostError {
+pub(super) fn refusal(task_id: &str, r: MoveRefusal) -> HostError {
     let task_id = task_id.to_owned();
     match r {
         MoveRefusal::Unknown => HostError::UnknownTask { task_id },
@@ -62,6 +62,10 @@ impl Engine {
     /// `CallToolResult`). A `tools/call` result with `isError: true` fails the
     /// task; otherwise it completes. Stored as given, once.
     pub fn complete(&mut self, task_id: &str, result_json: &str) -> Result<crate::Task, HostError> {
+        self.complete_with(task_id, result_json, None)
+    }
+
+    pub(super) fn complete_with(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<crate::Task, HostError> {
         let now = self.tick();
         let kind = self.live(task_id)?.kind;
         self.check_size(result_json, "result")?;
@@ -73,7 +77,9 @@ impl Engine {
             return Err(HostError::invalid("The result's _meta must be an object"));
         }
         let tool_error = kind == RequestKind::ToolsCall && probe.is_error.is_some_and(|v| v.get() == "true");
-        let (status, message) = if tool_error {
+        let (status, message) = if let Some(status) = status {
+            (status, (status == TaskStatus::Failed).then(|| "The request failed".to_owned()))
+        } else if tool_error {
             (TaskStatus::Failed, Some("The tool reported an error (isError: true)".to_owned()))
         } else {
             (TaskStatus::Completed, None)

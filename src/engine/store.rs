@@ -4,7 +4,7 @@
 
 use super::Engine;
 use crate::core::table::{CreateRefusal, Lookup};
-use crate::core::{Outcome, RequestKind, Task};
+use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
 use crate::protocol::legacy::{self, TtlRequest};
 
@@ -107,6 +107,34 @@ impl Engine {
             Lookup::Found(_) => self.cancel_now(task_id, status_message, now).map(|t| t.snapshot()),
             _ => Err(HostError::UnknownTask { task_id: task_id.to_owned() }),
         }
+    }
+
+    /// Store API: sets a task's status directly, as stores driven by an SDK
+    /// do. `working` and `input_required` move a running task; `cancelled`
+    /// cancels it; `completed` and `failed` end it without a stored outcome
+    /// (use [`store_result`](Self::store_result) or [`fail`](Self::fail) to keep one).
+    pub fn update_status(&mut self, task_id: &str, status: TaskStatus, message: Option<&str>) -> Result<Task, HostError> {
+        let now = self.tick();
+        if status == TaskStatus::Cancelled {
+            return self.cancel_now(task_id, message, now).map(|t| t.snapshot());
+        }
+        let message = Some(message.map(str::to_owned));
+        self.table.move_to(task_id, status, message, None, now).map_err(|r| super::host::refusal(task_id, r))?;
+        if status.is_terminal() {
+            self.after_terminal(task_id);
+        } else {
+            self.notify_status(task_id);
+        }
+        self.table.get(task_id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: task_id.to_owned() })
+    }
+
+    /// Store API: ends a task with a result and an explicit terminal status
+    /// (`completed` or `failed`), for hosts that judge the result themselves.
+    pub fn store_result(&mut self, task_id: &str, status: TaskStatus, result_json: &str) -> Result<Task, HostError> {
+        if !matches!(status, TaskStatus::Completed | TaskStatus::Failed) {
+            return Err(HostError::invalid(format!("A result can be stored only with status 'completed' or 'failed', not '{status}'")));
+        }
+        self.complete_with(task_id, result_json, Some(status))
     }
 
     /// How many live tasks the engine holds.

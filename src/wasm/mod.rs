@@ -255,6 +255,20 @@ impl TaskEngine {
         self.engine.cancel_task(task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
     }
 
+    /// Store API: sets the status (`working`, `input_required`, `completed`, `failed`, `cancelled`); returns the task JSON.
+    #[wasm_bindgen(js_name = updateStatus)]
+    pub fn update_status(&mut self, task_id: &str, status: &str, message: Option<String>) -> Result<String, JsValue> {
+        let status = crate::TaskStatus::parse(status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        self.engine.update_status(task_id, status, message.as_deref()).map(task_json).map_err(host_error)
+    }
+
+    /// Store API: ends a task with a result and an explicit status (`completed` or `failed`); returns the task JSON.
+    #[wasm_bindgen(js_name = storeResult)]
+    pub fn store_result(&mut self, task_id: &str, status: &str, result_json: &str) -> Result<String, JsValue> {
+        let status = crate::TaskStatus::parse(status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        self.engine.store_result(task_id, status, result_json).map(task_json).map_err(host_error)
+    }
+
     /// Live tasks held.
     #[wasm_bindgen(getter, js_name = taskCount)]
     pub fn task_count(&self) -> usize {
