@@ -5,6 +5,7 @@
 import initWasm from './web/mcp_task_core.js';
 
 export * from './web/mcp_task_core.js';
+export { handleObject, drainOutputs } from './extras.js';
 
 let ready;
 

@@ -1,5 +1,459 @@
-// Types for the CommonJS entry (index.node.cjs). Same surface as index.d.ts.
-export * from './node-cjs/mcp_task_core.js';
+// Types of mcp-task-core for `require` (CommonJS entry index.node.cjs).
+// Hand-written; the same text as index.d.ts below these header lines. Keep the two in step
+// (js-tests/types.test.mjs checks that they match).
 
-/** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */
+// ---------------------------------------------------------------------------------------
+// Wire shapes (MCP 2025-11-25). The engine speaks JSON text; these describe what that text
+// holds once parsed.
+
+/** Status of a task. `completed`, `failed` and `cancelled` are terminal. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A tool's `execution.taskSupport`, as declared in `tools/list`. */
+export type TaskSupport = 'required' | 'optional' | 'forbidden';
+
+/** Request methods the engine can run as tasks (task-augmented requests). */
+export type TaskRequestMethod = 'tools/call' | 'sampling/createMessage' | 'elicitation/create';
+
+/** The wire `Task` object (what the task JSON strings returned by the engine contain). */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  /** Human-readable note on the current status (reason for `cancelled`, error for `failed`, ...). */
+  statusMessage?: string;
+  /** ISO 8601 timestamp (UTC, millisecond precision). */
+  createdAt: string;
+  /** ISO 8601 timestamp (UTC, millisecond precision). */
+  lastUpdatedAt: string;
+  /** Granted retention from creation in ms; `null` for unlimited. */
+  ttl: number | null;
+  /** Suggested polling interval in ms (absent when `pollIntervalMs: null`). */
+  pollInterval?: number;
+}
+
+/** One page of tasks (the text returned by {@link TaskEngine.listTasks}, parsed). */
+export interface TaskPage {
+  tasks: Task[];
+  /** Pass back to {@link TaskEngine.listTasks} for the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+/** A JSON-RPC request id. */
+export type JsonRpcId = string | number;
+
+/** A JSON-RPC error object (`{"code", "message", "data"?}`). */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: { [key: string]: unknown };
+}
+
+export interface JsonRpcResultResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: { [key: string]: unknown };
+}
+
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  /** Absent when the id of the offending message could not be read. */
+  id?: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+// ---------------------------------------------------------------------------------------
+// Options
+
+/**
+ * The `tasks` capability the engine offers. When this object is given, every field left
+ * out is `false`: it replaces the default (`{ list: true, cancel: true, toolsCall: true }`,
+ * a server).
+ */
+export interface CapabilityOptions {
+  /** Support `tasks/list` (advertised only with `contextBinding`). */
+  list?: boolean;
+  /** Support `tasks/cancel`. */
+  cancel?: boolean;
+  /** Accept task-augmented `tools/call` (a server). */
+  toolsCall?: boolean;
+  /** Accept task-augmented `sampling/createMessage` (a client). */
+  samplingCreateMessage?: boolean;
+  /** Accept task-augmented `elicitation/create` (a client). */
+  elicitationCreate?: boolean;
+}
+
+/** How requested TTLs become granted ones. Each field left out keeps its default. */
+export interface TtlOptions {
+  /** Granted when a request names no `ttl`. Default 3 600 000 (1 h). */
+  defaultMs?: number;
+  /** Requested TTLs above this are clamped to it; also granted for `ttl: null` when unlimited retention is not allowed. Default 86 400 000 (24 h). */
+  maxMs?: number;
+  /** Whether `ttl: null` may be granted as unlimited. Default `false`. */
+  allowUnlimited?: boolean;
+}
+
+/**
+ * Resource limits. Going past one gives a JSON-RPC error (for the peer) or an error with
+ * `code: "limit_exceeded"` (for the host), and changes nothing. Each field left out keeps
+ * its default.
+ */
+export interface LimitOptions {
+  /** Live tasks one context may hold. Default 1 000. */
+  maxTasksPerContext?: number;
+  /** Live tasks in the whole engine. Default 100 000. */
+  maxTasksTotal?: number;
+  /** Size of a stored result or error, in bytes of JSON text. Default 4 MiB (4 194 304). */
+  maxResultBytes?: number;
+  /** Unanswered side-channel requests (e.g. elicitations) for one task. Default 64. */
+  maxQueuedMessagesPerTask?: number;
+  /** Size of one incoming message, in bytes. Default 4 MiB (4 194 304). */
+  maxMessageBytes?: number;
+  /** Nesting depth of one incoming message. Default 64. */
+  maxJsonDepth?: number;
+  /** `tasks/result` requests that may wait on one task at once. Default 16. */
+  maxWaitersPerTask?: number;
+}
+
+/**
+ * Options of `new TaskEngine(options)`. Every field is optional; numbers are non-negative
+ * integers. Unknown keys are ignored; a wrong type throws `code: "invalid_options"`.
+ */
+export interface TaskEngineOptions {
+  /** Clock in epoch milliseconds. Default `Date.now`. A clock that throws or returns a non-number reads as the last good time (time never goes backwards). */
+  now?: () => number;
+  /** Task ID source. Default: random UUID v4. Must return a fresh non-empty string; anything else refuses the task creation. */
+  newTaskId?: () => string;
+  /** Task features offered. Default `{ list: true, cancel: true, toolsCall: true }`. */
+  capabilities?: CapabilityOptions;
+  /**
+   * Whether the host passes an authenticated context with every call. Default `true`.
+   * Without it `tasks.list` is not advertised and `tasks/list` is refused.
+   */
+  contextBinding?: boolean;
+  /** TTL policy. */
+  ttl?: TtlOptions;
+  /** Suggested polling interval reported with every task, in ms. Default 1 000; `null` reports none. */
+  pollIntervalMs?: number | null;
+  /** Tasks per `tasks/list` page (at least 1). Default 50. */
+  pageSize?: number;
+  /** Text for `_meta["io.modelcontextprotocol/model-immediate-response"]` of every `CreateTaskResult`. Default: none. */
+  modelImmediateResponse?: string | null;
+  /** Send `notifications/tasks/status` on every status change. Default `true`. */
+  statusNotifications?: boolean;
+  /** Resource limits. */
+  limits?: LimitOptions;
+  /** Tools and their `execution.taskSupport`, as with {@link TaskEngine.registerTool}. Default: none (a tool never declared does not run as a task). */
+  tools?: { [toolName: string]: TaskSupport };
+}
+
+// ---------------------------------------------------------------------------------------
+// Outputs (discriminated on `kind`)
+
+/** A JSON-RPC message for the peer. */
+export interface SendOutput {
+  kind: 'send';
+  /** The context (session) it belongs to: send it only there. */
+  context: string | null;
+  /**
+   * The raw JSON id (e.g. `"7"` or `"\"req-7\""`) of the waiting `tasks/result` request this
+   * message answers or travels with (over Streamable HTTP: that request's SSE stream);
+   * `null` for messages that may go on any stream of the context.
+   */
+  inReplyTo: string | null;
+  /** The JSON-RPC message text. */
+  message: string;
+}
+
+/** Run this task-augmented request as task `taskId`; report with `complete` or `fail`. */
+export interface ExecuteOutput {
+  kind: 'execute';
+  taskId: string;
+  context: string | null;
+  method: TaskRequestMethod;
+  /** The original JSON-RPC request text (its `params.task` is the engine's business). */
+  request: string;
+}
+
+/** Not the engine's business: process this message as usual (including requests that run without a task). */
+export interface ForwardOutput {
+  kind: 'forward';
+  context: string | null;
+  /** The JSON-RPC message text, as received. */
+  message: string;
+}
+
+/** The task was cancelled: stop its work. A later outcome is refused (`task_cancelled`). */
+export interface CancelledOutput {
+  kind: 'cancelled';
+  taskId: string;
+  context: string | null;
+}
+
+/** The task's TTL ran out and it was deleted; stop its work if it still runs. */
+export interface ExpiredOutput {
+  kind: 'expired';
+  taskId: string;
+  context: string | null;
+  /** Whether the task had already finished. */
+  wasTerminal: boolean;
+}
+
+/** The requestor answered a request made with {@link TaskEngine.requestInput}. */
+export interface InputResponseOutput {
+  kind: 'inputResponse';
+  taskId: string;
+  context: string | null;
+  /** The raw JSON id that `requestInput` returned. */
+  requestId: string;
+  /** The JSON-RPC response text (with `result` or `error`). */
+  response: string;
+}
+
+/** One item of {@link TaskEngine.pollOutput}. */
+export type TaskEngineOutput =
+  | SendOutput
+  | ExecuteOutput
+  | ForwardOutput
+  | CancelledOutput
+  | ExpiredOutput
+  | InputResponseOutput;
+
+/** The stored outcome of a finished task ({@link TaskEngine.getOutcome}). */
+export interface TaskOutcome {
+  /** `"result"`: `json` is the result object; `"error"`: `json` is the JSON-RPC error object. */
+  kind: 'result' | 'error';
+  json: string;
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors
+
+/**
+ * The `code` of an error thrown by the engine:
+ * - `unknown_task`: no live task has this ID (never created, or expired and deleted)
+ * - `task_cancelled`: the task was cancelled; this outcome was dropped
+ * - `already_terminal`: the task is completed, failed or cancelled and cannot change
+ * - `illegal_transition`: the spec does not allow this status change
+ * - `invalid_argument`: an argument is not what the call needs (bad JSON, wrong shape,
+ *   NaN, or a non-string where a string is expected: then the error is a `TypeError`)
+ * - `limit_exceeded`: a configured limit was reached
+ * - `duplicate_id`: `newTaskId()` returned an empty or already used ID
+ * - `invalid_cursor`: a list cursor this engine did not issue to this context
+ * - `list_unavailable`: listing needs a context
+ * - `invalid_options`: the constructor's options are wrong
+ */
+export type TaskEngineErrorCode =
+  | 'unknown_task'
+  | 'task_cancelled'
+  | 'already_terminal'
+  | 'illegal_transition'
+  | 'invalid_argument'
+  | 'limit_exceeded'
+  | 'duplicate_id'
+  | 'invalid_cursor'
+  | 'list_unavailable'
+  | 'invalid_options';
+
+/** What engine calls throw: an `Error` (a `TypeError` for wrong argument types) with a `code`. Nothing changed. */
+export interface TaskEngineError extends Error {
+  code: TaskEngineErrorCode;
+}
+
+// ---------------------------------------------------------------------------------------
+// The engine
+
+/**
+ * The MCP task runtime: a synchronous, sans-IO state machine. The host loop:
+ *
+ * 1. every message from the peer: `const reply = engine.handle(text, context)`; send `reply` if not `null`;
+ * 2. after that and every host call, drain `engine.pollOutput()` until `null`
+ *    (`send` → deliver `message` to `context`; `execute` → start the work; `forward` → handle it
+ *    as a normal MCP message; `cancelled`/`expired` → stop the work; `inputResponse` → give the answer to the work);
+ * 3. report work through `complete` / `fail` / `requestInput` / `setStatusMessage` / `reportProgress`;
+ * 4. (re)arm one timer at `engine.nextDeadline()` (re-read it after each drain); when it fires call
+ *    `engine.handleTimeout()` and drain again.
+ *
+ * Methods that return a task return its wire `Task` JSON text (see {@link Task}).
+ * Errors: see {@link TaskEngineError}. Call {@link free} when done (or let the GC do it).
+ */
+export declare class TaskEngine {
+  /** @throws {TaskEngineError} `invalid_options` */
+  constructor(options?: TaskEngineOptions | null);
+
+  /**
+   * One JSON-RPC message from the peer (JSON text) for `context` (the authenticated
+   * session or principal; `null`/omitted for none). Returns the response to send now, or
+   * `null` (notifications, responses, forwarded requests, and a `tasks/result` whose task
+   * is still running: its response comes later from {@link pollOutput}). Malformed input
+   * gets a JSON-RPC error response and changes nothing.
+   * @throws {TypeError} `invalid_argument` when `message` is not a string or `context` is not a string/null/undefined
+   */
+  handle(message: string, context?: string | null): string | null;
+
+  /** The next output, or `null` when there is nothing to do now. */
+  pollOutput(): TaskEngineOutput | null;
+
+  /** How many outputs wait to be drained. */
+  readonly pendingOutputs: number;
+
+  /** Epoch ms of the next TTL deadline, or `null` when no task has one. */
+  nextDeadline(): number | null;
+
+  /** Expires what is due (then drain outputs). Harmless when early or repeated. */
+  handleTimeout(): void;
+
+  /** The `tasks` capability object for the `initialize` result, as JSON text. */
+  capabilitiesJson(): string;
+
+  /**
+   * Declares a tool's `execution.taskSupport`. `null`/omitted (or an unknown string) means
+   * absent: the tool never runs as a task.
+   */
+  registerTool(name: string, taskSupport?: TaskSupport | null): void;
+
+  // Host calls: report the work of a task.
+
+  /**
+   * The work finished: stores `resultJson` (a JSON object text, e.g. a `CallToolResult`) and
+   * answers waiting `tasks/result` requests. A `tools/call` result with `isError: true` makes
+   * the task `failed`. Returns the task JSON.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   */
+  complete(taskId: string, resultJson: string): string;
+
+  /**
+   * The work failed with this JSON-RPC error object text (`{"code": int, "message": string,
+   * "data"?: any}`); `tasks/result` replays exactly this error. Returns the task JSON.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   */
+  fail(taskId: string, errorJson: string): string;
+
+  /**
+   * Sends the requestor a request the work needs answered (e.g. `"elicitation/create"` with
+   * its params object text) and moves the task to `input_required`. The request travels on
+   * the requestor's waiting `tasks/result` (a `send` output with `inReplyTo`), or waits for
+   * one. The answer comes back as an `inputResponse` output; once every request is answered
+   * the task is `working` again. Returns the request's raw JSON id.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   */
+  requestInput(taskId: string, method: string, paramsJson?: string | null): string;
+
+  /**
+   * `input_required` → `working` (the engine does this itself once all input is answered).
+   * Returns the task JSON.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
+   */
+  resume(taskId: string): string;
+
+  /**
+   * Sets (or with `null` clears) the status message of a running task. Returns the task JSON.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
+   */
+  setStatusMessage(taskId: string, message?: string | null): string;
+
+  /**
+   * Emits `notifications/progress` with the original request's `progressToken`. Returns
+   * `false` (and sends nothing) when the request carried no token.
+   * @throws {TaskEngineError} `unknown_task`, `already_terminal`, `invalid_argument` (non-finite numbers)
+   */
+  reportProgress(taskId: string, progress: number, total?: number | null, message?: string | null): boolean;
+
+  /**
+   * Cancels a task (the host's own decision): it becomes `cancelled`, waiters are answered
+   * and a `cancelled` output is queued. Returns the task JSON.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
+   */
+  cancel(taskId: string, message?: string | null): string;
+
+  // Store calls: for hosts (such as SDK adapters) that route JSON-RPC themselves.
+  // Same rules as the wire: scoped to `context`, expired tasks invisible.
+
+  /**
+   * Creates a `working` task for a request the host runs itself (no `execute` output).
+   * `ttl`: ms (clamped to `ttl.maxMs`; `0` expires at once), `null` for unlimited (if
+   * allowed), omitted for the default. `progressTokenJson`: the request's progress token as
+   * JSON text (e.g. `"\"tok\""` or `"7"`). Returns the task JSON.
+   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
+   */
+  createTask(context: string | null | undefined, method: string, ttl?: number | null, progressTokenJson?: string | null): string;
+
+  /** The task JSON as `context` may see it, or `null` (unknown, expired, or another context's). */
+  getTask(taskId: string, context?: string | null): string | null;
+
+  /** The stored outcome of a finished task as `context` may see it, or `null` (also while it runs, or when cancelled). */
+  getOutcome(taskId: string, context?: string | null): TaskOutcome | null;
+
+  /**
+   * One page of `context`'s tasks as JSON text (see {@link TaskPage}).
+   * @throws {TaskEngineError} `list_unavailable` (no context), `invalid_cursor`
+   */
+  listTasks(context: string | null | undefined, cursor?: string | null): string;
+
+  /**
+   * Cancels a task on behalf of `context` (the store-level `tasks/cancel`). Returns the task JSON.
+   * @throws {TaskEngineError} `unknown_task` (also another context's), `already_terminal`
+   */
+  cancelTask(taskId: string, context?: string | null, message?: string | null): string;
+
+  /**
+   * Sets a task's status directly. `completed`/`failed` end it without a stored outcome;
+   * `cancelled` cancels it. Returns the task JSON.
+   * @throws {TaskEngineError} `invalid_argument` (unknown status), `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
+   */
+  updateStatus(taskId: string, status: TaskStatus, message?: string | null): string;
+
+  /**
+   * Ends a task with a result (JSON object text) and an explicit status. Returns the task JSON.
+   * @throws {TaskEngineError} `invalid_argument`, `unknown_task`, `task_cancelled`, `already_terminal`, `limit_exceeded`
+   */
+  storeResult(taskId: string, status: 'completed' | 'failed', resultJson: string): string;
+
+  /** Live tasks held (including finished ones not yet expired). */
+  readonly taskCount: number;
+
+  /**
+   * Releases the wasm memory now. The object is unusable afterwards (calls throw).
+   * Where `Symbol.dispose` exists, `using engine = new TaskEngine()` calls this too.
+   */
+  free(): void;
+}
+
+// ---------------------------------------------------------------------------------------
+// Module functions
+
+/**
+ * Makes the wasm module ready. Required once (await it) in browsers; resolves at once on
+ * Node and workerd, where the module is instantiated on import. In browsers it accepts what
+ * the wasm-bindgen `web` init accepts: a URL or path, a `Response`, the module bytes, or a
+ * compiled `WebAssembly.Module` (default: the .wasm next to the module).
+ */
 export function init(input?: unknown): Promise<void>;
+
+/**
+ * `engine.handle` with objects: `message` is stringified unless it is already JSON text,
+ * and the reply is parsed. Returns `null` when there is no immediate reply.
+ */
+export function handleObject(
+  engine: Pick<TaskEngine, 'handle'>,
+  message: JsonRpcMessage | string,
+  context?: string | null,
+): JsonRpcResponse | null;
+
+/** Drains `engine.pollOutput()` and returns the outputs in order. */
+export function drainOutputs(engine: Pick<TaskEngine, 'pollOutput'>): TaskEngineOutput[];

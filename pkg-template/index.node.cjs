@@ -4,9 +4,12 @@
 // Note: ESM and CJS entries load separate wasm instances (the usual dual-package hazard):
 // objects made by one are not accepted by the other.
 const wasm = require('./node-cjs/mcp_task_core.js');
+const { handleObject, drainOutputs } = require('./extras.cjs');
 
 module.exports = {
   ...wasm,
+  handleObject,
+  drainOutputs,
   /** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */
   init: async function init(_input) {},
 };

@@ -7,6 +7,7 @@ import { initSync } from './web/mcp_task_core.js';
 initSync({ module: wasmModule });
 
 export * from './web/mcp_task_core.js';
+export { handleObject, drainOutputs } from './extras.js';
 
 /** Resolves at once: the module is instantiated on import. Kept for a uniform API. */
 export async function init(_input) {}

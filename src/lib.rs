@@ -27,6 +27,7 @@ mod error;
 mod ids;
 mod output;
 pub mod protocol;
+mod requestor;
 mod time;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
@@ -38,6 +39,7 @@ pub use crate::error::HostError;
 pub use crate::ids::{IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Transmit};
 pub use crate::protocol::legacy::TtlRequest;
+pub use crate::requestor::{should_augment, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;
 pub use crate::time::{format_timestamp, Clock, ManualClock};

@@ -41,7 +41,7 @@ impl RpcError {
 pub(crate) enum Incoming<'a> {
     Request { id: &'a str, method: Cow<'a, str>, params: Option<&'a RawValue> },
     Notification { method: Cow<'a, str>, params: Option<&'a RawValue> },
-    Response { id: &'a str },
+    Response { id: &'a str, result: Option<&'a RawValue>, error: Option<&'a RawValue> },
 }
 
 /// A message that could not be read, with the id to answer to when one was found.
@@ -171,8 +171,8 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
                 None => Incoming::Notification { method, params: env.params },
             })
         }
-        (None, Some(id), Some(_), None) => Ok(Incoming::Response { id: id.get() }),
-        (None, Some(id), None, Some(_)) => Ok(Incoming::Response { id: id.get() }),
+        (None, Some(id), Some(result), None) => Ok(Incoming::Response { id: id.get(), result: Some(result), error: None }),
+        (None, Some(id), None, Some(error)) => Ok(Incoming::Response { id: id.get(), result: None, error: Some(error) }),
         _ => Err(reject(
             env.id,
             INVALID_REQUEST,

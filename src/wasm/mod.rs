@@ -37,6 +37,31 @@ fn js_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
+/// wasm-bindgen's release glue does not check argument types: a number or plain
+/// object passed where Rust takes `&str` reaches the allocator with a NaN length
+/// and traps (`RuntimeError: memory access out of bounds`). So string arguments
+/// arrive as `JsValue` and are checked here; a wrong type is a `TypeError` with
+/// `code: "invalid_argument"`.
+fn type_error(name: &str, expected: &str, value: &JsValue) -> JsValue {
+    let found = value.js_typeof().as_string().unwrap_or_default();
+    let found = if value.is_null() { "null".to_owned() } else { found };
+    let error = js_sys::TypeError::new(&format!("{name} must be {expected}, got {found}"));
+    let _ = Reflect::set(&error, &"code".into(), &"invalid_argument".into());
+    error.into()
+}
+
+fn string_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
+    value.as_string().ok_or_else(|| type_error(name, "a string", value))
+}
+
+/// `undefined` and `null` are `None`.
+fn opt_string_arg(value: &JsValue, name: &str) -> Result<Option<String>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value.as_string().map(Some).ok_or_else(|| type_error(name, "a string, null or undefined", value))
+}
+
 fn host_error(e: HostError) -> JsValue {
     js_error(e.code(), &e.to_string())
 }
@@ -78,8 +103,15 @@ impl TaskEngine {
     }
 
     /// One JSON-RPC message from the peer in; the immediate response out, or `null`.
-    pub fn handle(&mut self, message: &str, context: Option<String>) -> Option<String> {
-        self.engine.handle_message(message, context.as_deref())
+    #[wasm_bindgen(unchecked_return_type = "string | null")]
+    pub fn handle(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let message = string_arg(&message, "message")?;
+        let context = opt_string_arg(&context, "context")?;
+        Ok(opt_str(self.engine.handle_message(&message, context.as_deref())))
     }
 
     /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse", ...}`), or `null`.
@@ -135,9 +167,9 @@ impl TaskEngine {
     }
 
     /// Epoch milliseconds of the next TTL deadline, or `null`.
-    #[wasm_bindgen(js_name = nextDeadline)]
-    pub fn next_deadline(&self) -> Option<f64> {
-        self.engine.next_deadline().map(|ms| ms as f64)
+    #[wasm_bindgen(js_name = nextDeadline, unchecked_return_type = "number | null")]
+    pub fn next_deadline(&self) -> JsValue {
+        self.engine.next_deadline().map_or(JsValue::NULL, |ms| JsValue::from(ms as f64))
     }
 
     /// Expires what is due; harmless when early or repeated.
@@ -154,52 +186,102 @@ impl TaskEngine {
 
     /// Declares a tool's `execution.taskSupport` (`"required" | "optional" | "forbidden"`, anything else: absent).
     #[wasm_bindgen(js_name = registerTool)]
-    pub fn register_tool(&mut self, name: &str, task_support: Option<String>) {
-        self.engine.register_tool(name, task_support.as_deref().map_or(TaskSupport::Absent, TaskSupport::parse));
+    pub fn register_tool(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] task_support: JsValue,
+    ) -> Result<(), JsValue> {
+        let name = string_arg(&name, "name")?;
+        let support = opt_string_arg(&task_support, "taskSupport")?.as_deref().map_or(TaskSupport::Absent, TaskSupport::parse);
+        self.engine.register_tool(&name, support);
+        Ok(())
     }
 
     /// Stores the underlying result (JSON object text); returns the task JSON.
-    pub fn complete(&mut self, task_id: &str, result_json: &str) -> Result<String, JsValue> {
-        self.engine.complete(task_id, result_json).map(task_json).map_err(host_error)
+    pub fn complete(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, result_json) = (string_arg(&task_id, "taskId")?, string_arg(&result_json, "resultJson")?);
+        self.engine.complete(&task_id, &result_json).map(task_json).map_err(host_error)
     }
 
     /// Stores the underlying JSON-RPC error (object text); returns the task JSON.
-    pub fn fail(&mut self, task_id: &str, error_json: &str) -> Result<String, JsValue> {
-        self.engine.fail(task_id, error_json).map(task_json).map_err(host_error)
+    pub fn fail(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] error_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, error_json) = (string_arg(&task_id, "taskId")?, string_arg(&error_json, "errorJson")?);
+        self.engine.fail(&task_id, &error_json).map(task_json).map_err(host_error)
     }
 
     /// Queues a request for the requestor (e.g. `elicitation/create`); returns its raw JSON id.
     #[wasm_bindgen(js_name = requestInput)]
-    pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<String>) -> Result<String, JsValue> {
-        self.engine.request_input(task_id, method, params_json.as_deref()).map_err(host_error)
+    pub fn request_input(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] params_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, method) = (string_arg(&task_id, "taskId")?, string_arg(&method, "method")?);
+        let params_json = opt_string_arg(&params_json, "paramsJson")?;
+        self.engine.request_input(&task_id, &method, params_json.as_deref()).map_err(host_error)
     }
 
     /// `input_required` → `working`; returns the task JSON.
-    pub fn resume(&mut self, task_id: &str) -> Result<String, JsValue> {
-        self.engine.resume(task_id).map(task_json).map_err(host_error)
+    pub fn resume(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<String, JsValue> {
+        let task_id = string_arg(&task_id, "taskId")?;
+        self.engine.resume(&task_id).map(task_json).map_err(host_error)
     }
 
     /// Sets or clears the status message; returns the task JSON.
     #[wasm_bindgen(js_name = setStatusMessage)]
-    pub fn set_status_message(&mut self, task_id: &str, message: Option<String>) -> Result<String, JsValue> {
-        self.engine.set_status_message(task_id, message.as_deref()).map(task_json).map_err(host_error)
+    pub fn set_status_message(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, message) = (string_arg(&task_id, "taskId")?, opt_string_arg(&message, "message")?);
+        self.engine.set_status_message(&task_id, message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Emits `notifications/progress` with the request's token; `false` when it had none.
     #[wasm_bindgen(js_name = reportProgress)]
-    pub fn report_progress(&mut self, task_id: &str, progress: f64, total: Option<f64>, message: Option<String>) -> Result<bool, JsValue> {
-        self.engine.report_progress(task_id, progress, total, message.as_deref()).map_err(host_error)
+    pub fn report_progress(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        progress: f64,
+        total: Option<f64>,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
+    ) -> Result<bool, JsValue> {
+        let (task_id, message) = (string_arg(&task_id, "taskId")?, opt_string_arg(&message, "message")?);
+        self.engine.report_progress(&task_id, progress, total, message.as_deref()).map_err(host_error)
     }
 
     /// Cancels a task (host decision); returns the task JSON.
-    pub fn cancel(&mut self, task_id: &str, message: Option<String>) -> Result<String, JsValue> {
-        self.engine.cancel(task_id, message.as_deref()).map(task_json).map_err(host_error)
+    pub fn cancel(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, message) = (string_arg(&task_id, "taskId")?, opt_string_arg(&message, "message")?);
+        self.engine.cancel(&task_id, message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: creates a task for a request the host runs itself; returns the task JSON.
     /// `ttl`: a number of ms, `null` for unlimited, `undefined` for the default.
     #[wasm_bindgen(js_name = createTask)]
-    pub fn create_task(&mut self, context: Option<String>, method: &str, ttl: JsValue, progress_token_json: Option<String>) -> Result<String, JsValue> {
+    pub fn create_task(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | null")] ttl: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] progress_token_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
+        let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
         let ttl = if ttl.is_undefined() {
             TtlRequest::Default
         } else if ttl.is_null() {
@@ -210,20 +292,30 @@ impl TaskEngine {
                 _ => return Err(js_error("invalid_argument", "ttl must be a non-negative integer number of milliseconds, null or undefined")),
             }
         };
-        let kind = RequestKind::from_method(method);
+        let kind = RequestKind::from_method(&method);
         self.engine.create_task(context.as_deref(), kind, ttl, progress_token_json.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: the task JSON as `context` may see it, or `null`.
-    #[wasm_bindgen(js_name = getTask)]
-    pub fn get_task(&mut self, task_id: &str, context: Option<String>) -> Option<String> {
-        self.engine.get_task_json(task_id, context.as_deref())
+    #[wasm_bindgen(js_name = getTask, unchecked_return_type = "string | null")]
+    pub fn get_task(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
+        Ok(opt_str(self.engine.get_task_json(&task_id, context.as_deref())))
     }
 
     /// Store API: `{kind: "result" | "error", json}` for a finished task as `context` may see it, or `null`.
     #[wasm_bindgen(js_name = getOutcome)]
-    pub fn get_outcome(&mut self, task_id: &str, context: Option<String>) -> JsValue {
-        let Some(outcome) = self.engine.get_outcome(task_id, context.as_deref()) else { return JsValue::NULL };
+    pub fn get_outcome(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
+        let Some(outcome) = self.engine.get_outcome(&task_id, context.as_deref()) else { return Ok(JsValue::NULL) };
         let obj = Object::new();
         let (kind, json) = match outcome {
             crate::Outcome::Result(json) => ("result", json),
@@ -231,12 +323,17 @@ impl TaskEngine {
         };
         set(&obj, "kind", kind);
         set(&obj, "json", json);
-        obj.into()
+        Ok(obj.into())
     }
 
     /// Store API: one page as JSON text `{"tasks": [...], "nextCursor"?: "..."}`.
     #[wasm_bindgen(js_name = listTasks)]
-    pub fn list_tasks(&mut self, context: Option<String>, cursor: Option<String>) -> Result<String, JsValue> {
+    pub fn list_tasks(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] cursor: JsValue,
+    ) -> Result<String, JsValue> {
+        let (context, cursor) = (opt_string_arg(&context, "context")?, opt_string_arg(&cursor, "cursor")?);
         let page = self.engine.list_tasks(context.as_deref(), cursor.as_deref()).map_err(host_error)?;
         let tasks: Vec<String> = page.tasks.into_iter().map(task_json).collect();
         let mut out = format!("{{\"tasks\":[{}]", tasks.join(","));
@@ -251,22 +348,43 @@ impl TaskEngine {
 
     /// Store API: cancels on behalf of `context`; returns the task JSON.
     #[wasm_bindgen(js_name = cancelTask)]
-    pub fn cancel_task(&mut self, task_id: &str, context: Option<String>, message: Option<String>) -> Result<String, JsValue> {
-        self.engine.cancel_task(task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
+    pub fn cancel_task(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
+        let message = opt_string_arg(&message, "message")?;
+        self.engine.cancel_task(&task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: sets the status (`working`, `input_required`, `completed`, `failed`, `cancelled`); returns the task JSON.
     #[wasm_bindgen(js_name = updateStatus)]
-    pub fn update_status(&mut self, task_id: &str, status: &str, message: Option<String>) -> Result<String, JsValue> {
-        let status = crate::TaskStatus::parse(status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
-        self.engine.update_status(task_id, status, message.as_deref()).map(task_json).map_err(host_error)
+    pub fn update_status(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
+        let message = opt_string_arg(&message, "message")?;
+        let status = crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        self.engine.update_status(&task_id, status, message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: ends a task with a result and an explicit status (`completed` or `failed`); returns the task JSON.
     #[wasm_bindgen(js_name = storeResult)]
-    pub fn store_result(&mut self, task_id: &str, status: &str, result_json: &str) -> Result<String, JsValue> {
-        let status = crate::TaskStatus::parse(status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
-        self.engine.store_result(task_id, status, result_json).map(task_json).map_err(host_error)
+    pub fn store_result(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
+        let result_json = string_arg(&result_json, "resultJson")?;
+        let status = crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        self.engine.store_result(&task_id, status, &result_json).map(task_json).map_err(host_error)
     }
 
     /// Live tasks held.

@@ -1,0 +1,613 @@
+'use strict';
+// mcp-task-core/sdk (CommonJS): a TaskStore and a TaskMessageQueue for the official TypeScript
+// SDK `@modelcontextprotocol/sdk` 1.x, backed by the task engine. Same API as the ESM entry
+// (sdk.js); see sdk.d.cts for the documentation.
+//
+//   const { WasmTaskStore, WasmTaskMessageQueue } = require('mcp-task-core/sdk');
+//
+// The SDK is never required here (peer dependency, types only). The engine comes from this
+// package's CommonJS root entry (Node: instantiated synchronously on require).
+// Note: ESM and CJS entries load separate wasm instances (the usual dual-package hazard).
+const { TaskEngine, init } = require('mcp-task-core');
+
+// ---- BEGIN SHARED (identical in sdk.js and sdk.cjs) ----
+/** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+/**
+ * `_meta` key of a failed tool result that carries the JSON-RPC error the request failed
+ * with. See jsonRpcErrorResult().
+ */
+const JSONRPC_ERROR_META_KEY = 'mcp-task-core/jsonrpc-error';
+
+const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+const isTerminal = (status) => status === 'completed' || status === 'failed' || status === 'cancelled';
+
+/** The engine's machine-readable error codes, as JSON-RPC codes for the SDK. */
+const CODE_OF_REASON = {
+  unknown_task: INVALID_PARAMS,
+  task_cancelled: INVALID_PARAMS,
+  already_terminal: INVALID_PARAMS,
+  illegal_transition: INVALID_PARAMS,
+  invalid_argument: INVALID_PARAMS,
+  invalid_cursor: INVALID_PARAMS,
+  limit_exceeded: INTERNAL_ERROR,
+  duplicate_id: INTERNAL_ERROR,
+  list_unavailable: INTERNAL_ERROR,
+};
+
+/**
+ * What the store and the queue throw. `code` is a JSON-RPC error code (the SDK sends a thrown
+ * error's integer `code` and `message` to the peer as the JSON-RPC error), `reason` the
+ * engine's machine-readable code ("unknown_task", "already_terminal", "invalid_cursor",
+ * "limit_exceeded", "invalid_argument", "no_result", ...).
+ */
+class TaskStoreError extends Error {
+  constructor(code, message, reason) {
+    super(message);
+    this.name = 'TaskStoreError';
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+/**
+ * The JSON-RPC error a failed task's request ended with. `getTaskResult` throws it, so the
+ * SDK's `tasks/result` handler answers with exactly `{ code, message, data }`.
+ */
+class JsonRpcError extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.name = 'JsonRpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+  /** The JSON-RPC error object. */
+  toJSON() {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+function fromEngine(err) {
+  if (err && typeof err.code === 'string') {
+    return new TaskStoreError(CODE_OF_REASON[err.code] ?? INTERNAL_ERROR, err.message, err.code);
+  }
+  return err;
+}
+
+/** Runs an engine call, turning its errors (string `code`) into TaskStoreError (numeric `code`). */
+function engineCall(fn) {
+  try {
+    return fn();
+  } catch (err) {
+    throw fromEngine(err);
+  }
+}
+
+function invalid(message) {
+  return new TaskStoreError(INVALID_PARAMS, message, 'invalid_argument');
+}
+
+/** Session ID -> engine context. Tasks of one session are invisible to every other context. */
+function contextOf(sessionId) {
+  return sessionId === undefined || sessionId === null ? '-' : 's:' + String(sessionId);
+}
+
+function sessionOf(context) {
+  return typeof context === 'string' && context.startsWith('s:') ? context.slice(2) : undefined;
+}
+
+function isError(value) {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The JSON-RPC error object `{ code, message, data? }` of a thrown value, mapped the way the
+ * SDK maps an error thrown by a request handler (Protocol._onrequest): an integer `code` or
+ * -32603, `message` or "Internal error", `data` when defined.
+ */
+function errorObjectOf(err) {
+  const code = err !== null && typeof err === 'object' && Number.isSafeInteger(err.code) ? err.code : INTERNAL_ERROR;
+  const rawMessage = err !== null && typeof err === 'object' ? err.message : err;
+  const message = rawMessage === undefined || rawMessage === null ? 'Internal error' : String(rawMessage);
+  const data = err !== null && typeof err === 'object' ? err.data : undefined;
+  return data === undefined ? { code, message } : { code, message, data };
+}
+
+/** The JSON-RPC error a stored result stands for, or null for an ordinary result. */
+function jsonRpcErrorIn(result) {
+  if (isError(result)) return errorObjectOf(result);
+  const marked = isPlainObject(result) && isPlainObject(result._meta) ? result._meta[JSONRPC_ERROR_META_KEY] : undefined;
+  return isPlainObject(marked) ? errorObjectOf(marked) : null;
+}
+
+/**
+ * A failed CallToolResult that carries a JSON-RPC error, for
+ * `extra.taskStore.storeTaskResult(taskId, 'failed', jsonRpcErrorResult(err))` (typed as a
+ * Result, unlike an Error). WasmTaskStore stores it as the task's JSON-RPC error, replayed by
+ * `tasks/result`; any other store keeps it as an ordinary `isError` tool result whose text is
+ * the error message.
+ */
+function jsonRpcErrorResult(error) {
+  const e = errorObjectOf(error);
+  return { content: [{ type: 'text', text: e.message }], isError: true, _meta: { [JSONRPC_ERROR_META_KEY]: e } };
+}
+
+function jsonText(value, what) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    throw invalid(`The ${what} is not JSON-serialisable: ${err && err.message}`);
+  }
+  if (typeof text !== 'string') throw invalid(`The ${what} is not JSON-serialisable`);
+  return text;
+}
+
+function optionalNumber(options, key) {
+  const value = options[key];
+  if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
+    throw new TypeError(`options.${key} must be a non-negative number of milliseconds`);
+  }
+  return value === undefined ? undefined : Math.floor(value);
+}
+
+function engineOptions(options) {
+  const ttl = {};
+  const defaultMs = optionalNumber(options, 'defaultTtlMs');
+  const maxMs = optionalNumber(options, 'maxTtlMs');
+  if (defaultMs !== undefined) ttl.defaultMs = defaultMs;
+  if (maxMs !== undefined) ttl.maxMs = maxMs;
+  if (options.allowUnlimitedTtl !== undefined) ttl.allowUnlimited = Boolean(options.allowUnlimitedTtl);
+  const out = {
+    // The SDK sends notifications/tasks/status itself; the engine must not queue its own.
+    statusNotifications: false,
+    contextBinding: true,
+    capabilities: { list: true, cancel: true },
+    ttl,
+  };
+  if (options.pollIntervalMs === null) out.pollIntervalMs = null;
+  else if (options.pollIntervalMs !== undefined) out.pollIntervalMs = optionalNumber(options, 'pollIntervalMs');
+  if (options.pageSize !== undefined) out.pageSize = options.pageSize;
+  if (options.limits !== undefined) out.limits = options.limits;
+  if (options.now !== undefined) {
+    if (typeof options.now !== 'function') throw new TypeError('options.now must be a function returning epoch milliseconds');
+    out.now = options.now;
+  }
+  return out;
+}
+
+/** setTimeout's largest delay. */
+const MAX_DELAY = 2_147_483_647;
+
+/**
+ * A `TaskStore` for `@modelcontextprotocol/sdk` 1.x on the mcp-task-core engine (one engine per
+ * store; the SDK's `sessionId` is the engine's context).
+ *
+ * - `getTask` returns `null` for unknown, expired and other sessions' tasks; tasks created
+ *   without a session are seen only by callers without a session, and the other way round.
+ * - TTLs follow the engine's policy: `ttl: 0` expires at once, TTLs are clamped to `maxTtlMs`,
+ *   `ttl: null` is unlimited only with `allowUnlimitedTtl`, no `ttl` gets `defaultTtlMs`.
+ *   Expiry runs lazily on every call, plus one timer per store at the next deadline (unref'd in
+ *   Node; `timer: false` turns it off, and it is off by default with an injected `now`).
+ * - A failed task's JSON-RPC error is kept: `storeTaskResult(id, 'failed', error)` with an
+ *   `Error` (e.g. the SDK's `McpError`) or a `jsonRpcErrorResult(error)` stores
+ *   `{ code, message, data }`, and `getTaskResult` throws it as a `JsonRpcError`, which the SDK's
+ *   `tasks/result` handler sends as that JSON-RPC error.
+ * - Everything stored is JSON text inside the engine: results must be JSON-serialisable.
+ */
+class WasmTaskStore {
+  #engineOptions;
+  #engine = null;
+  #loading = null;
+  /** taskId -> { context, pollInterval } for live tasks (the engine keeps the rest). */
+  #tasks = new Map();
+  #listeners = new Set();
+  #now;
+  #useTimer;
+  #timer = null;
+  #timerAt = null;
+
+  constructor(options = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    this.#engineOptions = engineOptions(options);
+    this.#now = this.#engineOptions.now ?? Date.now;
+    this.#useTimer = options.timer ?? options.now === undefined;
+    try {
+      this.#engine = new TaskEngine(this.#engineOptions);
+    } catch (err) {
+      // Bad options are reported now; a wasm module not yet initialised (the browser build
+      // before `init()`) is loaded by the first call.
+      if (err && err.code === 'invalid_options') throw new TypeError(err.message);
+    }
+  }
+
+  /** The engine, initialising the wasm module first if needed. */
+  #ready() {
+    if (this.#engine) return this.#engine;
+    if (!this.#loading) {
+      this.#loading = Promise.resolve(init()).then(() => {
+        if (!this.#engine) this.#engine = engineCall(() => new TaskEngine(this.#engineOptions));
+        return this.#engine;
+      });
+      this.#loading.catch(() => {
+        this.#loading = null;
+      });
+    }
+    return this.#loading;
+  }
+
+  /** Runs `fn(engine)`, then drains the engine's outputs and re-arms the expiry timer. */
+  async #run(fn) {
+    const engine = this.#engine ?? (await this.#ready());
+    try {
+      return fn(engine);
+    } finally {
+      this.#settle(engine);
+    }
+  }
+
+  #settle(engine) {
+    for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
+      if (out.kind === 'expired') {
+        this.#tasks.delete(out.taskId);
+        const sessionId = sessionOf(out.context);
+        for (const listener of this.#listeners) {
+          try {
+            listener(out.taskId, sessionId);
+          } catch {
+            // A listener's fault must not break the store.
+          }
+        }
+      }
+      // Other outputs (status notifications are off; "cancelled" events) need no action:
+      // the SDK drives the wire itself.
+    }
+    this.#arm(engine);
+  }
+
+  #arm(engine) {
+    if (!this.#useTimer || typeof setTimeout !== 'function') return;
+    const deadline = engine.nextDeadline();
+    if (deadline === undefined || deadline === null) {
+      this.#disarm();
+      return;
+    }
+    if (this.#timer !== null && this.#timerAt === deadline) return;
+    this.#disarm();
+    const delay = Math.min(MAX_DELAY, Math.max(0, deadline - Number(this.#now())));
+    this.#timerAt = deadline;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#timerAt = null;
+      if (this.#engine !== engine) return;
+      engine.handleTimeout();
+      this.#settle(engine);
+    }, delay);
+    if (typeof this.#timer === 'object' && this.#timer !== null && typeof this.#timer.unref === 'function') this.#timer.unref();
+  }
+
+  #disarm() {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#timerAt = null;
+  }
+
+  #view(json) {
+    const task = JSON.parse(json);
+    const pollInterval = this.#tasks.get(task.taskId)?.pollInterval;
+    if (pollInterval !== undefined) task.pollInterval = pollInterval;
+    return task;
+  }
+
+  /** The task as `context` sees it, or a TaskStoreError(-32602). */
+  #visible(engine, taskId, context) {
+    const json = typeof taskId === 'string' ? engine.getTask(taskId, context) : null;
+    if (json === null || json === undefined) {
+      throw new TaskStoreError(INVALID_PARAMS, `Task not found: ${taskId}`, 'unknown_task');
+    }
+    return this.#view(json);
+  }
+
+  /**
+   * Creates a `working` task bound to `sessionId`. `taskParams.ttl`: ms (clamped to
+   * `maxTtlMs`; 0 expires at once), `null` (unlimited if allowed, else `maxTtlMs`) or absent
+   * (`defaultTtlMs`). `taskParams.pollInterval` overrides the store's `pollIntervalMs`.
+   */
+  async createTask(taskParams, _requestId, request, sessionId) {
+    const params = taskParams ?? {};
+    let ttl = params.ttl;
+    if (ttl !== undefined && ttl !== null) {
+      if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
+        throw invalid(`ttl must be a non-negative number of milliseconds or null, got ${String(ttl)}`);
+      }
+      ttl = Math.floor(ttl);
+    }
+    let pollInterval = params.pollInterval;
+    if (pollInterval !== undefined && pollInterval !== null) {
+      if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval) || pollInterval < 1) {
+        throw invalid(`pollInterval must be a positive number of milliseconds, got ${String(pollInterval)}`);
+      }
+      pollInterval = Math.floor(pollInterval);
+    } else {
+      pollInterval = undefined;
+    }
+    const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
+    const context = contextOf(sessionId);
+    return this.#run((engine) => {
+      const json = engineCall(() => engine.createTask(context, method, ttl, undefined));
+      const task = JSON.parse(json);
+      this.#tasks.set(task.taskId, { context, pollInterval });
+      if (pollInterval !== undefined) task.pollInterval = pollInterval;
+      return task;
+    });
+  }
+
+  /** The task, or `null` when it is unknown, expired or another session's. */
+  async getTask(taskId, sessionId) {
+    const context = contextOf(sessionId);
+    return this.#run((engine) => {
+      if (typeof taskId !== 'string') return null;
+      const json = engine.getTask(taskId, context);
+      return json === null || json === undefined ? null : this.#view(json);
+    });
+  }
+
+  /**
+   * Ends a task with its result: `completed`, or `failed` (a tool result with `isError`, or a
+   * JSON-RPC error given as an `Error` or a `jsonRpcErrorResult()`). Throws for unknown tasks
+   * and terminal ones (a cancelled task stays cancelled).
+   */
+  async storeTaskResult(taskId, status, result, sessionId) {
+    const context = contextOf(sessionId);
+    return this.#run((engine) => {
+      this.#visible(engine, taskId, context);
+      if (status !== 'completed' && status !== 'failed') {
+        throw invalid(`A result can be stored only with status 'completed' or 'failed', not '${status}'`);
+      }
+      const error = jsonRpcErrorIn(result);
+      if (error) {
+        if (status !== 'failed') throw invalid("A JSON-RPC error can be stored only with status 'failed'");
+        engineCall(() => engine.fail(taskId, jsonText(error, 'error')));
+        return;
+      }
+      if (!isPlainObject(result)) throw invalid('The result must be a JSON object, such as a CallToolResult');
+      engineCall(() => engine.storeResult(taskId, status, jsonText(result, 'result')));
+    });
+  }
+
+  /**
+   * The stored result. For a task that failed with a JSON-RPC error, throws it as a
+   * `JsonRpcError` (so `tasks/result` answers with that error). Throws -32602 for unknown tasks
+   * and -32603 for a task with no stored result (running, or cancelled).
+   */
+  async getTaskResult(taskId, sessionId) {
+    const context = contextOf(sessionId);
+    return this.#run((engine) => {
+      const outcome = typeof taskId === 'string' ? engine.getOutcome(taskId, context) : null;
+      if (outcome) {
+        if (outcome.kind === 'result') return JSON.parse(outcome.json);
+        const e = JSON.parse(outcome.json);
+        throw new JsonRpcError(e.code, e.message, e.data);
+      }
+      const task = this.#visible(engine, taskId, context);
+      const why =
+        task.status === 'cancelled'
+          ? `Task ${taskId} was cancelled before it produced a result`
+          : `Task ${taskId} is '${task.status}' and has no stored result`;
+      throw new TaskStoreError(INTERNAL_ERROR, why, 'no_result');
+    });
+  }
+
+  /**
+   * Moves a task (`working` <-> `input_required`, or to a terminal status without a result).
+   * The same status again only updates the status message. Without a `statusMessage`, a move
+   * between `working` and `input_required` keeps the current message (as the SDK's store
+   * does). Throws for unknown tasks and for any move out of a terminal status.
+   */
+  async updateTaskStatus(taskId, status, statusMessage, sessionId) {
+    const context = contextOf(sessionId);
+    return this.#run((engine) => {
+      const task = this.#visible(engine, taskId, context);
+      if (!STATUSES.has(status)) throw invalid(`Unknown task status '${status}'`);
+      if (isTerminal(task.status)) {
+        throw new TaskStoreError(
+          INVALID_PARAMS,
+          `Cannot update task ${taskId} from terminal status '${task.status}' to '${status}'`,
+          'already_terminal',
+        );
+      }
+      const given = statusMessage ? String(statusMessage) : undefined;
+      if (status === task.status) {
+        engineCall(() => engine.setStatusMessage(taskId, given ?? task.statusMessage ?? null));
+      } else if (status === 'cancelled') {
+        engineCall(() => engine.cancelTask(taskId, context, given ?? null));
+      } else {
+        const message = isTerminal(status) ? given : given ?? task.statusMessage;
+        engineCall(() => engine.updateStatus(taskId, status, message ?? null));
+      }
+    });
+  }
+
+  /** One page of the session's tasks in creation order; throws on a cursor not issued to it. */
+  async listTasks(cursor, sessionId) {
+    const context = contextOf(sessionId);
+    return this.#run((engine) => {
+      if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('Invalid cursor');
+      const page = JSON.parse(engineCall(() => engine.listTasks(context, cursor ?? null)));
+      const tasks = page.tasks.map((t) => {
+        const pollInterval = this.#tasks.get(t.taskId)?.pollInterval;
+        if (pollInterval !== undefined) t.pollInterval = pollInterval;
+        return t;
+      });
+      return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+    });
+  }
+
+  /**
+   * Calls `listener(taskId, sessionId)` when a task expires and is deleted. Returns a function
+   * that removes the listener. (WasmTaskMessageQueue uses it to drop the queues of expired tasks.)
+   */
+  onTaskExpired(listener) {
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks). */
+  getAllTasks() {
+    const engine = this.#engine;
+    if (!engine) return [];
+    const tasks = [];
+    try {
+      for (const [taskId, { context }] of [...this.#tasks]) {
+        const json = engine.getTask(taskId, context);
+        if (json !== null && json !== undefined) tasks.push(this.#view(json));
+      }
+    } finally {
+      this.#settle(engine);
+    }
+    return tasks;
+  }
+
+  /** The number of live tasks held (expired ones are counted until the next call or timer). */
+  get size() {
+    return this.#engine ? this.#engine.taskCount : 0;
+  }
+
+  /** Deletes every task and stops the expiry timer (like InMemoryTaskStore.cleanup). */
+  cleanup() {
+    this.#disarm();
+    const gone = [...this.#tasks];
+    this.#tasks.clear();
+    const engine = this.#engine;
+    this.#engine = null;
+    this.#loading = null;
+    if (engine) {
+      try {
+        engine.free();
+      } catch {
+        // already freed
+      }
+      try {
+        this.#engine = new TaskEngine(this.#engineOptions);
+      } catch {
+        // re-created lazily
+      }
+    }
+    for (const [taskId, { context }] of gone) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(taskId, sessionOf(context));
+        } catch {
+          // ignored
+        }
+      }
+    }
+  }
+}
+
+const QUEUED_TYPES = new Set(['request', 'notification', 'response', 'error']);
+
+/**
+ * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x: one FIFO per (session, task),
+ * messages kept as JSON text. `enqueue` throws when the SDK's `maxSize` (its
+ * `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default 1000) is reached.
+ * With `{ taskStore }` (a WasmTaskStore) the queues of tasks that expire are dropped.
+ */
+class WasmTaskMessageQueue {
+  #queues = new Map();
+  #max;
+  #detach = null;
+
+  constructor(options = {}) {
+    if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    const max = options.maxMessagesPerTask ?? 1000;
+    if (typeof max !== 'number' || Number.isNaN(max) || max < 0) {
+      throw new TypeError('options.maxMessagesPerTask must be a non-negative number');
+    }
+    this.#max = max;
+    if (options.taskStore !== undefined) {
+      if (!options.taskStore || typeof options.taskStore.onTaskExpired !== 'function') {
+        throw new TypeError('options.taskStore must be a WasmTaskStore');
+      }
+      this.#detach = options.taskStore.onTaskExpired((taskId, sessionId) => {
+        this.#queues.delete(keyOf(taskId, sessionId));
+      });
+    }
+  }
+
+  async enqueue(taskId, message, sessionId, maxSize) {
+    if (typeof taskId !== 'string') throw invalid('taskId must be a string');
+    if (!isPlainObject(message) || !QUEUED_TYPES.has(message.type)) {
+      throw invalid("A queued message must be an object with type 'request', 'notification', 'response' or 'error'");
+    }
+    const key = keyOf(taskId, sessionId);
+    const queue = this.#queues.get(key) ?? [];
+    const limit = maxSize === undefined || maxSize === null ? this.#max : Math.min(maxSize, this.#max);
+    if (queue.length >= limit) {
+      throw new TaskStoreError(
+        INTERNAL_ERROR,
+        `Task message queue overflow: task ${taskId} already has ${queue.length} queued messages (limit ${limit})`,
+        'limit_exceeded',
+      );
+    }
+    const text = jsonText(message, 'queued message');
+    queue.push(text);
+    this.#queues.set(key, queue);
+  }
+
+  async dequeue(taskId, sessionId) {
+    const key = keyOf(taskId, sessionId);
+    const queue = this.#queues.get(key);
+    if (!queue) return undefined;
+    const text = queue.shift();
+    if (queue.length === 0) this.#queues.delete(key);
+    return text === undefined ? undefined : JSON.parse(text);
+  }
+
+  async dequeueAll(taskId, sessionId) {
+    const key = keyOf(taskId, sessionId);
+    const queue = this.#queues.get(key) ?? [];
+    this.#queues.delete(key);
+    return queue.map((text) => JSON.parse(text));
+  }
+
+  /** Messages waiting for one task (or for all tasks without arguments). */
+  size(taskId, sessionId) {
+    if (taskId === undefined) {
+      let n = 0;
+      for (const q of this.#queues.values()) n += q.length;
+      return n;
+    }
+    return this.#queues.get(keyOf(taskId, sessionId))?.length ?? 0;
+  }
+
+  /** Drops every queue and stops listening to the task store. */
+  cleanup() {
+    this.#queues.clear();
+    if (this.#detach) this.#detach();
+    this.#detach = null;
+  }
+}
+
+function keyOf(taskId, sessionId) {
+  return contextOf(sessionId) + '\u0000' + String(taskId);
+}
+// ---- END SHARED ----
+
+module.exports = {
+  WasmTaskStore,
+  WasmTaskMessageQueue,
+  JsonRpcError,
+  TaskStoreError,
+  jsonRpcErrorResult,
+  JSONRPC_ERROR_META_KEY,
+};

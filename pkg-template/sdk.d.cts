@@ -1,0 +1,139 @@
+// Types for the CommonJS entry of `mcp-task-core/sdk` (sdk.cjs). Same surface as sdk.d.ts: a
+// TaskStore and a TaskMessageQueue for `@modelcontextprotocol/sdk` 1.x (types only).
+//
+//   const { WasmTaskStore, WasmTaskMessageQueue } = require('mcp-task-core/sdk');
+//   const taskStore = new WasmTaskStore();                           // was: new InMemoryTaskStore()
+//   const taskMessageQueue = new WasmTaskMessageQueue({ taskStore }); // was: new InMemoryTaskMessageQueue()
+//   const server = new McpServer(info, { taskStore, taskMessageQueue, capabilities });
+//
+// Works the same with `Server`, and with `Client` for client-hosted tasks.
+import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
+
+/** Resource limits of the engine behind a WasmTaskStore (each optional; engine defaults shown). */
+export interface WasmTaskStoreLimits {
+  /** Live tasks one session (or all session-less callers together) may hold. Default 1000. */
+  maxTasksPerContext?: number;
+  /** Live tasks in the whole store. Default 100000. */
+  maxTasksTotal?: number;
+  /** Size of one stored result or error, in bytes of JSON text. Default 4 MiB. */
+  maxResultBytes?: number;
+  /** Nesting depth accepted in stored JSON. Default 64. */
+  maxJsonDepth?: number;
+}
+
+export interface WasmTaskStoreOptions {
+  /** TTL granted when `createTask` gets no `ttl`. Default 3600000 (1 h). */
+  defaultTtlMs?: number;
+  /** Requested TTLs above this are clamped to it. Default 86400000 (24 h). */
+  maxTtlMs?: number;
+  /** Whether `ttl: null` may be granted as unlimited; otherwise it gets `maxTtlMs`. Default false. */
+  allowUnlimitedTtl?: boolean;
+  /** `pollInterval` of tasks whose creator gives none; `null` for none. Default 1000. */
+  pollIntervalMs?: number | null;
+  /** Tasks per `tasks/list` page. Default 50. */
+  pageSize?: number;
+  limits?: WasmTaskStoreLimits;
+  /** The clock (epoch milliseconds). Default `Date.now`. Time going backwards is clamped. */
+  now?: () => number;
+  /**
+   * Keep one timer per store at the next TTL deadline, so expired tasks are freed even when no
+   * call comes (unref'd in Node). Expiry is also checked lazily on every call, so turning the
+   * timer off never exposes an expired task. Default: on, unless `now` is given.
+   */
+  timer?: boolean;
+}
+
+/**
+ * A `TaskStore` on the mcp-task-core engine: one engine per store, the SDK's `sessionId` is the
+ * engine's context.
+ *
+ * Semantics (where they differ from `InMemoryTaskStore`, ours follow the 2025-11-25 spec):
+ * - `getTask` → `null` for unknown, expired or other sessions' tasks. Tasks created without a
+ *   session are visible only to callers without a session, and session-less callers see no
+ *   session's tasks.
+ * - `ttl: 0` expires at once; TTLs are clamped to `maxTtlMs`; `ttl: null` is unlimited only with
+ *   `allowUnlimitedTtl`; a missing `ttl` gets `defaultTtlMs`. The TTL runs from creation.
+ *   No per-task timers: expiry runs lazily on every call, plus one optional timer per store.
+ * - `listTasks` throws on a cursor it did not issue to that session.
+ * - `updateTaskStatus` / `storeTaskResult` throw on any move out of a terminal status; a
+ *   cancelled task stays cancelled.
+ * - A failed task's JSON-RPC error is replayed: `storeTaskResult(id, 'failed', error)` with an
+ *   `Error` (such as the SDK's `McpError`; in TypeScript cast it, or use `jsonRpcErrorResult`)
+ *   stores `{ code, message, data }` mapped exactly as the SDK maps an error thrown by a request
+ *   handler (integer `code` or -32603, `message`, `data` if defined). `getTaskResult` then throws
+ *   it as a `JsonRpcError`, so the SDK's `tasks/result` handler answers with that very JSON-RPC
+ *   error instead of a result.
+ * - No `node:crypto`: works in Node, browsers and workers.
+ */
+export declare class WasmTaskStore implements TaskStore {
+  /** Throws TypeError on invalid options (in browsers before `init()`: on the first call). */
+  constructor(options?: WasmTaskStoreOptions);
+  createTask(taskParams: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task>;
+  getTask(taskId: string, sessionId?: string): Promise<Task | null>;
+  /**
+   * `result`: the CallToolResult (or other Result); for `failed`, also an `Error` or a
+   * `jsonRpcErrorResult()` to record the JSON-RPC error the request failed with.
+   */
+  storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result | Error, sessionId?: string): Promise<void>;
+  /** Throws `JsonRpcError` for a task that failed with a JSON-RPC error. */
+  getTaskResult(taskId: string, sessionId?: string): Promise<Result>;
+  updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, sessionId?: string): Promise<void>;
+  listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
+  /** `listener(taskId, sessionId)` runs when a task expires and is deleted; returns an unsubscribe function. */
+  onTaskExpired(listener: (taskId: string, sessionId: string | undefined) => void): () => void;
+  /** Every live task of every session (debugging). */
+  getAllTasks(): Task[];
+  /** Live tasks held. */
+  readonly size: number;
+  /** Deletes every task and stops the timer. */
+  cleanup(): void;
+}
+
+export interface WasmTaskMessageQueueOptions {
+  /** Messages one task may have queued; `enqueue` throws beyond it. Default 1000. */
+  maxMessagesPerTask?: number;
+  /** Drop the queues of this store's tasks when they expire. */
+  taskStore?: WasmTaskStore;
+}
+
+/**
+ * A `TaskMessageQueue`: one FIFO per (session, task), messages kept as JSON text (they must be
+ * JSON-serialisable). `enqueue` throws when the SDK's `maxSize` (`maxTaskQueueSize`) or
+ * `maxMessagesPerTask` is reached.
+ */
+export declare class WasmTaskMessageQueue implements TaskMessageQueue {
+  constructor(options?: WasmTaskMessageQueueOptions);
+  enqueue(taskId: string, message: QueuedMessage, sessionId?: string, maxSize?: number): Promise<void>;
+  dequeue(taskId: string, sessionId?: string): Promise<QueuedMessage | undefined>;
+  dequeueAll(taskId: string, sessionId?: string): Promise<QueuedMessage[]>;
+  /** Messages queued for one task, or for all tasks. */
+  size(taskId?: string, sessionId?: string): number;
+  /** Drops every queue and detaches from the task store. */
+  cleanup(): void;
+}
+
+/** The JSON-RPC error of a failed task, thrown by `getTaskResult`. */
+export declare class JsonRpcError extends Error {
+  constructor(code: number, message: string, data?: unknown);
+  readonly code: number;
+  readonly data?: unknown;
+  toJSON(): { code: number; message: string; data?: unknown };
+}
+
+/** Thrown by the store and the queue. `code`: JSON-RPC code; `reason`: the engine's code. */
+export declare class TaskStoreError extends Error {
+  readonly code: number;
+  readonly reason: string;
+}
+
+/** `_meta` key under which `jsonRpcErrorResult` carries the JSON-RPC error. */
+export declare const JSONRPC_ERROR_META_KEY: 'mcp-task-core/jsonrpc-error';
+
+/**
+ * A failed CallToolResult (`isError: true`, the error message as text) that also carries the
+ * JSON-RPC error `{ code, message, data? }` of `error` (mapped like the SDK maps a thrown
+ * handler error). `extra.taskStore.storeTaskResult(taskId, 'failed', jsonRpcErrorResult(err))`:
+ * WasmTaskStore replays the JSON-RPC error on `tasks/result`; other stores return the tool result.
+ */
+export declare function jsonRpcErrorResult(error: unknown): CallToolResult;

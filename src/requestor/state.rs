@@ -1,0 +1,58 @@
+//! Export and import of tracked tasks, so polling survives a restart (the
+//! spec advises requestors to persist task IDs).
+
+use super::{Requestor, Tracked};
+use crate::error::HostError;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    version: u32,
+    tasks: Vec<SavedTask>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SavedTask {
+    #[serde(rename = "taskId")]
+    task_id: String,
+    method: String,
+    task: Value,
+    #[serde(rename = "progressToken", skip_serializing_if = "Option::is_none", default)]
+    progress_token: Option<String>,
+}
+
+impl Requestor {
+    /// The tracked tasks as JSON text, for [`import_state`](Self::import_state) after a restart.
+    pub fn export_state(&self) -> String {
+        let mut tasks: Vec<SavedTask> = self
+            .tasks
+            .values()
+            .map(|t| SavedTask { task_id: t.task_id.clone(), method: t.method.clone(), task: t.task.clone(), progress_token: t.progress_token.clone() })
+            .collect();
+        tasks.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+        serde_json::to_string(&Saved { version: 1, tasks }).unwrap_or_else(|_| "{\"version\":1,\"tasks\":[]}".to_owned())
+    }
+
+    /// Tracks the tasks of an exported state again; each is polled at the next
+    /// [`handle_timeout`](Self::handle_timeout). A task the receiver no longer
+    /// knows is then reported as [`Lost`](super::RequestorEvent::Lost). Returns how many were added.
+    pub fn import_state(&mut self, state: &str) -> Result<usize, HostError> {
+        let saved: Saved = serde_json::from_str(state).map_err(|e| HostError::invalid(format!("Not an exported requestor state: {e}")))?;
+        if saved.version != 1 {
+            return Err(HostError::invalid(format!("Unsupported requestor state version {}", saved.version)));
+        }
+        let mut added = 0;
+        for s in saved.tasks {
+            if s.task_id.is_empty() || self.tasks.contains_key(&s.task_id) {
+                continue;
+            }
+            let backoff = self.config.poll.initial_backoff_ms;
+            let id = s.task_id.clone();
+            self.tasks.insert(id.clone(), Tracked::new(s.task_id, s.method, s.task, s.progress_token, backoff));
+            self.schedule(&id, Some(0));
+            added += 1;
+        }
+        Ok(added)
+    }
+}
