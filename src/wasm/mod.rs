@@ -2,6 +2,7 @@
 //! in, strings out on the hot path; no protocol or state logic of its own.
 
 mod options;
+mod requestor;
 
 use crate::{Clock, Engine, Event, HostError, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
 use js_sys::{Function, Object, Reflect};

@@ -1,0 +1,216 @@
+//! `TaskRequestor` and `shouldAugment` for JavaScript: the requestor role.
+
+use super::{host_error, js_error, opt_str, set, JsClock};
+use crate::{PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
+use js_sys::{Function, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+fn number(options: &JsValue, key: &str) -> Result<Option<u64>, JsValue> {
+    let v = Reflect::get(options, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    match v.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.0e15 => Ok(Some(n as u64)),
+        _ => Err(js_error("invalid_options", &format!("options.{key} must be a non-negative integer"))),
+    }
+}
+
+/// Whether to send a request as a task: `{augment, reason}`.
+#[wasm_bindgen(js_name = shouldAugment)]
+pub fn should_augment(capabilities_json: &str, method: &str, task_support: Option<String>, prefer_task: bool) -> JsValue {
+    let d = crate::should_augment(capabilities_json, method, task_support.as_deref(), prefer_task);
+    let obj = Object::new();
+    set(&obj, "augment", d.augment);
+    set(&obj, "reason", d.reason);
+    obj.into()
+}
+
+/// The requestor side of MCP tasks, for one receiver.
+#[wasm_bindgen(js_name = TaskRequestor)]
+pub struct TaskRequestor {
+    inner: Requestor,
+}
+
+#[wasm_bindgen(js_class = TaskRequestor)]
+impl TaskRequestor {
+    /// `new TaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestIdPrefix? })`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<TaskRequestor, JsValue> {
+        let mut config = RequestorConfig::default();
+        let mut now = None;
+        if !(options.is_undefined() || options.is_null()) {
+            if !options.is_object() {
+                return Err(js_error("invalid_options", "options must be an object"));
+            }
+            let f = Reflect::get(&options, &"now".into()).unwrap_or(JsValue::UNDEFINED);
+            if !(f.is_undefined() || f.is_null()) {
+                now = Some(f.dyn_into::<Function>().map_err(|_| js_error("invalid_options", "options.now must be a function"))?);
+            }
+            let d = PollPolicy::default();
+            config.poll = PollPolicy {
+                floor_ms: number(&options, "pollFloorMs")?.unwrap_or(d.floor_ms),
+                ceiling_ms: number(&options, "pollCeilingMs")?.unwrap_or(d.ceiling_ms),
+                initial_backoff_ms: number(&options, "initialBackoffMs")?.unwrap_or(d.initial_backoff_ms),
+            };
+            if let Some(prefix) = Reflect::get(&options, &"requestIdPrefix".into()).ok().and_then(|v| v.as_string()) {
+                config.request_id_prefix = prefix;
+            }
+        }
+        Ok(TaskRequestor { inner: Requestor::new(config, Box::new(JsClock(now))) })
+    }
+
+    /// Sends a request; `ttl`: `undefined` for a plain request, `null` to augment
+    /// without a ttl, a number to augment with that ttl. Returns the call id.
+    pub fn call(&mut self, method: &str, params_json: Option<String>, task: JsValue, progress_token_json: Option<String>) -> Result<String, JsValue> {
+        let task = if task.is_undefined() || task == JsValue::FALSE {
+            None
+        } else if task.is_null() || task == JsValue::TRUE {
+            Some(None)
+        } else {
+            match task.as_f64() {
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.0e15 => Some(Some(n as u64)),
+                _ => return Err(js_error("invalid_argument", "ttl must be undefined (plain), null or true (task, default ttl) or a non-negative integer")),
+            }
+        };
+        self.inner.call(method, params_json.as_deref(), task, progress_token_json.as_deref()).map_err(host_error)
+    }
+
+    /// Feeds one message from the receiver.
+    pub fn handle(&mut self, message: &str) {
+        self.inner.handle_message(message);
+    }
+
+    /// Answers the receiver's side-channel request with a result object (JSON text).
+    pub fn respond(&mut self, request_id: &str, result_json: &str) -> Result<(), JsValue> {
+        self.inner.respond(request_id, result_json).map_err(host_error)
+    }
+
+    /// Answers the receiver's side-channel request with a JSON-RPC error object (JSON text).
+    #[wasm_bindgen(js_name = respondError)]
+    pub fn respond_error(&mut self, request_id: &str, error_json: &str) -> Result<(), JsValue> {
+        self.inner.respond_error(request_id, error_json).map_err(host_error)
+    }
+
+    /// Asks the receiver to cancel a tracked task; returns the request id.
+    pub fn cancel(&mut self, task_id: &str) -> Result<String, JsValue> {
+        self.inner.cancel(task_id).map_err(host_error)
+    }
+
+    /// Lists all tasks, following cursors; returns the first request id.
+    pub fn list(&mut self) -> String {
+        self.inner.list()
+    }
+
+    /// The next output, or `null`.
+    #[wasm_bindgen(js_name = pollOutput)]
+    pub fn poll_output(&mut self) -> JsValue {
+        let Some(out) = self.inner.poll_output() else { return JsValue::NULL };
+        let obj = Object::new();
+        match out {
+            RequestorOutput::Send(message) => {
+                set(&obj, "kind", "send");
+                set(&obj, "message", message);
+            }
+            RequestorOutput::Event(e) => match e {
+                RequestorEvent::Created { call_id, task_id, task } => {
+                    set(&obj, "kind", "created");
+                    set(&obj, "callId", call_id);
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "task", task);
+                }
+                RequestorEvent::PlainResponse { call_id, response } => {
+                    set(&obj, "kind", "plainResponse");
+                    set(&obj, "callId", call_id);
+                    set(&obj, "response", response);
+                }
+                RequestorEvent::CallRefused { call_id, response } => {
+                    set(&obj, "kind", "callRefused");
+                    set(&obj, "callId", call_id);
+                    set(&obj, "response", response);
+                }
+                RequestorEvent::Status { task_id, task } => {
+                    set(&obj, "kind", "status");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "task", task);
+                }
+                RequestorEvent::InputRequest { task_id, request_id, request } => {
+                    set(&obj, "kind", "inputRequest");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "requestId", request_id);
+                    set(&obj, "request", request);
+                }
+                RequestorEvent::Progress { task_id, notification } => {
+                    set(&obj, "kind", "progress");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "notification", notification);
+                }
+                RequestorEvent::Finished { task_id, status, response } => {
+                    set(&obj, "kind", "finished");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "status", status.as_str());
+                    set(&obj, "response", response);
+                }
+                RequestorEvent::Lost { task_id, error } => {
+                    set(&obj, "kind", "lost");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "error", error);
+                }
+                RequestorEvent::CancelAnswered { task_id, response } => {
+                    set(&obj, "kind", "cancelAnswered");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "response", response);
+                }
+                RequestorEvent::Listed { tasks, error } => {
+                    set(&obj, "kind", "listed");
+                    set(&obj, "tasks", tasks);
+                    set(&obj, "error", opt_str(error));
+                }
+                RequestorEvent::Forward { message } => {
+                    set(&obj, "kind", "forward");
+                    set(&obj, "message", message);
+                }
+            },
+        }
+        obj.into()
+    }
+
+    /// Epoch ms of the next due poll, or `null`.
+    #[wasm_bindgen(js_name = nextDeadline)]
+    pub fn next_deadline(&self) -> Option<f64> {
+        self.inner.next_deadline().map(|ms| ms as f64)
+    }
+
+    /// Sends the polls that are due.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self) {
+        self.inner.handle_timeout();
+    }
+
+    /// The last known task JSON, or `null`.
+    pub fn task(&self, task_id: &str) -> Option<String> {
+        self.inner.task(task_id)
+    }
+
+    /// IDs of the tracked tasks.
+    pub fn tracked(&self) -> Vec<String> {
+        self.inner.tracked()
+    }
+
+    /// Stops tracking a task.
+    pub fn forget(&mut self, task_id: &str) {
+        self.inner.forget(task_id);
+    }
+
+    /// The tracked tasks as JSON text, to persist.
+    #[wasm_bindgen(js_name = exportState)]
+    pub fn export_state(&self) -> String {
+        self.inner.export_state()
+    }
+
+    /// Tracks the tasks of an exported state again; returns how many.
+    #[wasm_bindgen(js_name = importState)]
+    pub fn import_state(&mut self, state: &str) -> Result<usize, JsValue> {
+        self.inner.import_state(state).map_err(host_error)
+    }
+}
