@@ -47,6 +47,7 @@ impl Demo {
                     println!("   [engine → host] answer for task {task_id}: {response}")
                 }
                 Output::Event(Event::Forward { message, .. }) => println!("   [engine → host] not a task message: {message}"),
+                Output::Event(Event::Audit(record)) => println!("   [audit] {:?}", record),
             }
         }
     }

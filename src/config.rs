@@ -60,6 +60,8 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Nesting depth of one incoming message.
     pub max_json_depth: usize,
+    /// Token bucket for `tasks/*` requests per context; `None` for no limit.
+    pub rate_limit: Option<crate::RateLimit>,
     /// `tasks/result` requests that may wait on one task at once.
     pub max_waiters_per_task: usize,
 }
@@ -73,6 +75,7 @@ impl Default for Limits {
             max_queued_messages_per_task: 64,
             max_message_bytes: 4 << 20,
             max_json_depth: 64,
+            rate_limit: Some(crate::RateLimit { burst: 200, per_second: 50 }),
             max_waiters_per_task: 16,
         }
     }
@@ -106,6 +109,8 @@ pub struct Config {
     pub status_notifications: bool,
     /// Resource limits.
     pub limits: Limits,
+    /// Emit [`Event::Audit`](crate::Event::Audit) records.
+    pub audit: bool,
     /// Key for list cursors; random when `None`. Set it to keep cursors valid
     /// across engine instances that share state.
     pub cursor_key: Option<[u8; 16]>,
@@ -122,6 +127,7 @@ impl Default for Config {
             model_immediate_response: None,
             status_notifications: true,
             limits: Limits::default(),
+            audit: false,
             cursor_key: None,
         }
     }

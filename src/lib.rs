@@ -20,6 +20,7 @@
 
 #![forbid(unsafe_code)]
 
+mod audit;
 mod config;
 mod core;
 mod engine;
@@ -32,9 +33,10 @@ mod time;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
+pub use crate::audit::{AuditAction, AuditEvent};
 pub use crate::config::{Capabilities, Config, Limits, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
-pub use crate::engine::{Engine, TaskPage, TaskSupport};
+pub use crate::engine::{Engine, RateLimit, TaskPage, TaskSupport};
 pub use crate::error::HostError;
 pub use crate::ids::{IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Transmit};

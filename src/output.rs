@@ -1,5 +1,6 @@
 //! What the engine hands the host: messages to send and events to act on.
 
+use crate::audit::AuditEvent;
 use crate::core::RequestKind;
 
 /// One item from [`Engine::poll_output`](crate::Engine::poll_output).
@@ -42,4 +43,6 @@ pub enum Event {
     /// The requestor answered a side-channel request of the task (see
     /// [`request_input`](crate::Engine::request_input)). `response` is the JSON-RPC response text.
     InputResponse { task_id: String, context: Option<String>, request_id: String, response: String },
+    /// A record for the host's audit log (only with [`Config::audit`](crate::Config::audit)).
+    Audit(AuditEvent),
 }

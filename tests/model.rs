@@ -269,6 +269,8 @@ fn run(ops: Vec<Op>) {
                 let _ = rig.engine.handle_message(&text, Some(CONTEXTS[ctx]));
             }
         }
+        // A task whose deadline is now (ttl 0) is deleted by the next call into the engine.
+        rig.engine.handle_timeout();
         rig.drain();
         assert_eq!(rig.engine.task_count(), m.tasks.len(), "live task count");
         assert_eq!(rig.engine.next_deadline(), m.tasks.values().map(|t| t.deadline).min(), "next deadline");

@@ -104,3 +104,54 @@ export function assertEngineError(fn, code, { type = Error } = {}) {
   assert.equal(typeof thrown.message, 'string');
   return thrown;
 }
+
+/**
+ * Validates a transcript of helpers/scenario.mjs runLifecycle (from any runtime) against the
+ * schema and asserts what it observed. Returns the validator (for its counts).
+ */
+export async function checkLifecycle({ transcript, facts }) {
+  const { expectedFacts } = await import('./scenario.mjs');
+  const validator = new ExchangeValidator().replay(transcript);
+  const expected = expectedFacts();
+  for (const [key, value] of Object.entries(expected)) assert.deepEqual(facts[key], value, `lifecycle fact ${key}`);
+  const taskId = facts.created.taskId;
+  // execute carries the original request, untouched.
+  assert.equal(facts.execute.taskId, taskId);
+  assert.equal(facts.execute.method, 'tools/call');
+  assert.equal(facts.execute.context, 'session-a');
+  assert.equal(JSON.parse(facts.execute.request).params.arguments.city, 'New York');
+  assert.equal(facts.get1.status, 'working');
+  // The elicitation travels on the stream of the waiting tasks/result (id 3).
+  assert.equal(facts.elicitation.inReplyTo, '3');
+  assert.equal(facts.elicitation.context, 'session-a');
+  assert.equal(facts.elicitation.message.method, 'elicitation/create');
+  assert.equal(JSON.stringify(facts.elicitation.message.id), facts.inputRequestId);
+  assert.deepEqual(facts.elicitation.message.params._meta[RELATED_TASK], { taskId });
+  // The answer reaches the host.
+  assert.equal(facts.inputResponse.taskId, taskId);
+  assert.equal(facts.inputResponse.requestId, facts.inputRequestId);
+  assert.deepEqual(facts.inputResponse.response.result, { action: 'accept', content: { units: 'F' } });
+  // The deferred tasks/result gets the result with related-task _meta, on its own stream.
+  assert.equal(facts.completedTask.status, 'completed');
+  assert.equal(facts.deferredResult.inReplyTo, '3');
+  assert.equal(facts.deferredResult.message.id, 3);
+  assert.deepEqual(facts.deferredResult.message.result._meta[RELATED_TASK], { taskId });
+  assert.equal(facts.deferredResult.message.result.content[0].text, 'New York: 72°F, partly cloudy');
+  assert.deepEqual(facts.resultAgain.result, facts.deferredResult.message.result);
+  assert.equal(facts.resultAgain.id, 4);
+  assert.deepEqual(
+    facts.list.tasks.map((t) => [t.taskId, t.status]),
+    [[taskId, 'completed']],
+  );
+  assert.equal(facts.outcome.kind, 'result');
+  assert.deepEqual(JSON.parse(facts.outcome.json).content, facts.deferredResult.message.result.content);
+  // TTL expiry.
+  assert.deepEqual(facts.afterTimeout, [{ kind: 'expired', taskId, context: 'session-a', wasTerminal: true }]);
+  assert.equal(facts.getExpired.error.code, -32602);
+  assert.match(facts.getExpired.error.message, /expired/);
+  // Every kind of message was validated.
+  for (const def of ['CreateTaskResult', 'GetTaskResult', 'TaskStatusNotification', 'ElicitRequest', 'GetTaskPayloadResult', 'CallToolResult', 'ListTasksResult', 'JSONRPCErrorResponse']) {
+    assert.ok(validator.counts[def] > 0, `no ${def} was validated`);
+  }
+  return validator;
+}

@@ -38,12 +38,13 @@ pub(super) fn refusal(task_id: &str, r: MoveRefusal) -> HostError {
     }
 }
 
-/// Writes a JSON number; integers without a fraction.
+/// Writes a JSON number; integers without a fraction. (serde_json's float
+/// writer, not `Display`, which would pull core's float formatting into the wasm.)
 fn write_number(out: &mut String, n: f64) {
     if n.fract() == 0.0 && n.abs() < 9.0e15 {
         let _ = write!(out, "{}", n as i64);
     } else {
-        let _ = write!(out, "{n}");
+        out.push_str(&serde_json::to_string(&n).unwrap_or_else(|_| "0".to_owned()));
     }
 }
 
@@ -104,12 +105,12 @@ impl Engine {
         self.finish(task_id, TaskStatus::Failed, Some(message), Outcome::Error(error_json.to_owned()), now)
     }
 
-    fn check_size(&self, json: &str, what: &str) -> Result<(), HostError> {
+    fn check_size(&mut self, json: &str, what: &str) -> Result<(), HostError> {
         let limit = self.config.limits.max_result_bytes;
         if json.len() > limit {
-            return Err(HostError::LimitExceeded {
-                message: format!("The {what} is {} bytes; the limit for a stored {what} is {limit} bytes", json.len()),
-            });
+            let message = format!("The {what} is {} bytes; the limit for a stored {what} is {limit} bytes", json.len());
+            self.audit(crate::AuditAction::LimitHit, None, None, Some(message.clone()));
+            return Err(HostError::LimitExceeded { message });
         }
         Ok(())
     }
@@ -122,7 +123,7 @@ impl Engine {
         outcome: Outcome,
         now: u64,
     ) -> Result<crate::Task, HostError> {
-        self.table.move_to(task_id, status, Some(message), Some(outcome), now).map_err(|r| refusal(task_id, r))?;
+        self.move_task(task_id, status, Some(message), Some(outcome), now).map_err(|r| refusal(task_id, r))?;
         self.after_terminal(task_id);
         self.live(task_id).map(TaskRecord::snapshot)
     }
@@ -134,6 +135,7 @@ impl Engine {
         if let Some(t) = self.table.get(task_id) {
             let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, payload_response(t, &w.id), w.id)).collect();
             for (context, response, id) in sends {
+                self.audit(crate::AuditAction::ResultFetched, Some(task_id), context.as_deref(), None);
                 self.send(context, Some(id), response);
             }
         }
@@ -149,7 +151,7 @@ impl Engine {
 
     pub(super) fn cancel_now(&mut self, task_id: &str, message: Option<&str>, now: u64) -> Result<&TaskRecord, HostError> {
         let message = message.unwrap_or("The task was cancelled by request.").to_owned();
-        self.table.move_to(task_id, TaskStatus::Cancelled, Some(Some(message)), None, now).map_err(|r| refusal(task_id, r))?;
+        self.move_task(task_id, TaskStatus::Cancelled, Some(Some(message)), None, now).map_err(|r| refusal(task_id, r))?;
         let context = self.table.get(task_id).and_then(|t| t.context().map(str::to_owned));
         self.after_terminal(task_id);
         self.event(Event::Cancelled { task_id: task_id.to_owned(), context });
@@ -169,7 +171,7 @@ impl Engine {
     /// itself once every side-channel request is answered).
     pub fn resume(&mut self, task_id: &str) -> Result<crate::Task, HostError> {
         let now = self.tick();
-        self.table.move_to(task_id, TaskStatus::Working, None, None, now).map_err(|r| refusal(task_id, r))?;
+        self.move_task(task_id, TaskStatus::Working, None, None, now).map_err(|r| refusal(task_id, r))?;
         self.notify_status(task_id);
         self.live(task_id).map(TaskRecord::snapshot)
     }
@@ -188,9 +190,9 @@ impl Engine {
         let status = t.status;
         let limit = self.config.limits.max_queued_messages_per_task;
         if self.channels.queued_count(task_id) >= limit || self.channels.pending_count(task_id) >= limit {
-            return Err(HostError::LimitExceeded {
-                message: format!("Task '{task_id}' already has {limit} unanswered requests queued for the requestor"),
-            });
+            let message = format!("Task '{task_id}' already has {limit} unanswered requests queued for the requestor");
+            self.audit(crate::AuditAction::LimitHit, Some(task_id), None, Some(message.clone()));
+            return Err(HostError::LimitExceeded { message });
         }
         if method.is_empty() {
             return Err(HostError::invalid("The request method must not be empty"));
@@ -204,7 +206,7 @@ impl Engine {
         let request_id = self.next_request_id(task_id);
         let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params);
         if status == TaskStatus::Working {
-            self.table.move_to(task_id, TaskStatus::InputRequired, None, None, now).map_err(|r| refusal(task_id, r))?;
+            self.move_task(task_id, TaskStatus::InputRequired, None, None, now).map_err(|r| refusal(task_id, r))?;
             self.notify_status(task_id);
         }
         if let super::channel::Delivery::Now(waiter) = self.channels.add_request(task_id, request_id.clone(), message.clone()) {

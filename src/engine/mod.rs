@@ -4,11 +4,17 @@
 mod channel;
 mod host;
 mod peer;
+mod rate;
 mod store;
+
+pub use rate::RateLimit;
 
 pub use store::TaskPage;
 
+use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
+use crate::core::table::MoveRefusal;
+use crate::core::{Outcome, TaskStatus};
 use crate::core::cursor::CursorCodec;
 use crate::core::table::{Lookup, TaskRecord, TaskTable};
 use crate::ids::IdSource;
@@ -86,6 +92,7 @@ pub struct Engine {
     channels: Channels,
     outputs: VecDeque<Output>,
     cursors: CursorCodec,
+    rate: rate::RateLimiter,
     last_now: u64,
 }
 
@@ -123,6 +130,7 @@ impl Engine {
             channels: Channels::default(),
             outputs: VecDeque::new(),
             cursors,
+            rate: rate::RateLimiter::default(),
             last_now: 0,
         }
     }
@@ -155,7 +163,12 @@ impl Engine {
         let limits = &self.config.limits;
         let incoming = match jsonrpc::parse(message, limits.max_message_bytes, limits.max_json_depth) {
             Ok(incoming) => incoming,
-            Err(rejected) => return Some(jsonrpc::error_response(rejected.id.as_deref(), &rejected.error)),
+            Err(rejected) => {
+                if rejected.limit_hit {
+                    self.audit(AuditAction::LimitHit, None, context, Some(rejected.error.message.clone()));
+                }
+                return Some(jsonrpc::error_response(rejected.id.as_deref(), &rejected.error));
+            }
         };
         match incoming {
             Incoming::Request { id, method, params } => match self.on_request(id, &method, params, message, context, now) {
@@ -214,9 +227,36 @@ impl Engine {
                 self.send(waiter.context.clone(), Some(waiter.id.clone()), jsonrpc::error_response(Some(&waiter.id), &error));
             }
             let context = expired.context.as_deref().map(str::to_owned);
+            self.audit(AuditAction::Expired, Some(&expired.id), expired.context.as_deref(), None);
             self.event(Event::Expired { task_id: expired.id.to_string(), context, was_terminal: expired.was_terminal });
         }
         now
+    }
+
+    fn audit(&mut self, action: AuditAction, task_id: Option<&str>, context: Option<&str>, detail: Option<String>) {
+        if self.config.audit {
+            let record = AuditEvent { action, task_id: task_id.map(str::to_owned), context: context.map(str::to_owned), detail };
+            self.event(Event::Audit(record));
+        }
+    }
+
+    /// The one place a task changes status, so every change is audited.
+    fn move_task(
+        &mut self,
+        task_id: &str,
+        to: TaskStatus,
+        message: Option<Option<String>>,
+        outcome: Option<Outcome>,
+        now: u64,
+    ) -> Result<(), MoveRefusal> {
+        let from = self.table.get(task_id).map_or(to, |t| t.status);
+        let t = self.table.move_to(task_id, to, message, outcome, now)?;
+        let context = t.context().map(str::to_owned);
+        if self.config.audit {
+            let action = if to == TaskStatus::Cancelled { AuditAction::Cancelled { from } } else { AuditAction::Transitioned { from, to } };
+            self.audit(action, Some(task_id), context.as_deref(), None);
+        }
+        Ok(())
     }
 
     fn forward(&mut self, message: &str, context: Option<&str>) {
@@ -249,6 +289,18 @@ impl Engine {
             Lookup::Found(t) => Ok(t),
             Lookup::Expired => Err(RpcError::params(format!("Failed to {action} task: Task has expired"))),
             Lookup::NotFound => Err(RpcError::params(format!("Failed to {action} task: Task not found"))),
+        }
+    }
+
+    /// Records a peer's failed lookup (the peer only hears "not found" or "expired").
+    fn audit_refused(&mut self, task_id: &str, context: Option<&str>) {
+        if self.config.audit {
+            let detail = match self.table.get(task_id) {
+                Some(t) if t.context() != context => "the task belongs to another context",
+                Some(_) => "the task has expired",
+                None => "no such task",
+            };
+            self.audit(AuditAction::AccessRefused, Some(task_id), context, Some(detail.to_owned()));
         }
     }
 }

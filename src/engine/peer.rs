@@ -68,6 +68,15 @@ impl Engine {
         context: Option<&str>,
         now: u64,
     ) -> Reply {
+        if method.starts_with("tasks/") {
+            if let Some(limit) = self.config.limits.rate_limit {
+                if !self.rate.allow(limit, context, now) {
+                    let message = format!("Too many tasks/* requests: at most {} per second (bursts of {}); slow down and retry", limit.per_second, limit.burst);
+                    self.audit(crate::AuditAction::RateLimited, None, context, Some(method.to_owned()));
+                    return Reply::Error(RpcError::new(LIMIT_EXCEEDED, message));
+                }
+            }
+        }
         let caps = &self.config.capabilities;
         match method {
             "tasks/get" => self.get(params, context, now).into(),
@@ -88,10 +97,15 @@ impl Engine {
         }
     }
 
-    fn get(&self, params: Option<&RawValue>, context: Option<&str>, now: u64) -> Result<String, RpcError> {
+    fn get(&mut self, params: Option<&RawValue>, context: Option<&str>, now: u64) -> Result<String, RpcError> {
         let task_id = legacy::task_id_param(params, "tasks/get")?;
-        let t = self.find(&task_id, context, now, "retrieve")?;
-        Ok(legacy::task_json(t.view()))
+        match self.find(&task_id, context, now, "retrieve") {
+            Ok(t) => Ok(legacy::task_json(t.view())),
+            Err(e) => {
+                self.audit_refused(&task_id, context);
+                Err(e)
+            }
+        }
     }
 
     fn result(&mut self, id: &str, params: Option<&RawValue>, context: Option<&str>, now: u64) -> Reply {
@@ -101,14 +115,20 @@ impl Engine {
         };
         let t = match self.find(&task_id, context, now, "retrieve") {
             Ok(t) => t,
-            Err(e) => return Reply::Error(e),
+            Err(e) => {
+                self.audit_refused(&task_id, context);
+                return Reply::Error(e);
+            }
         };
         if t.status.is_terminal() {
-            return Reply::Response(payload_response(t, id));
+            let response = payload_response(t, id);
+            self.audit(crate::AuditAction::ResultFetched, Some(&task_id), context, None);
+            return Reply::Response(response);
         }
         let task_id = task_id.into_owned();
         let limit = self.config.limits.max_waiters_per_task;
         if self.channels.waiter_count(&task_id) >= limit {
+            self.audit(crate::AuditAction::LimitHit, Some(&task_id), context, Some(format!("waiting tasks/result requests (limit {limit})")));
             return Reply::Error(RpcError::new(
                 LIMIT_EXCEEDED,
                 format!("Too many tasks/result requests are already waiting on this task (limit {limit})"),
@@ -162,7 +182,13 @@ impl Engine {
             return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/cancel"));
         }
         let task_id = legacy::task_id_param(params, "tasks/cancel")?;
-        let t = self.find(&task_id, context, now, "cancel")?;
+        let t = match self.find(&task_id, context, now, "cancel") {
+            Ok(t) => t,
+            Err(e) => {
+                self.audit_refused(&task_id, context);
+                return Err(e);
+            }
+        };
         if t.status.is_terminal() {
             return Err(RpcError::params(format!("Cannot cancel task: already in terminal status '{}'", t.status)));
         }
@@ -257,9 +283,11 @@ impl Engine {
         let (per_context, total) = (limits.max_tasks_per_context, limits.max_tasks_total);
         // Check limits before asking the ID source, so a refusal consumes nothing.
         if self.table.len() >= total {
+            self.audit(crate::AuditAction::LimitHit, None, context, Some(format!("live tasks in the engine (limit {total})")));
             return Err(CreateRefusal::TableFull { limit: total });
         }
         if self.table.count_in(context) >= per_context {
+            self.audit(crate::AuditAction::LimitHit, None, context, Some(format!("live tasks of the context (limit {per_context})")));
             return Err(CreateRefusal::ContextFull { limit: per_context });
         }
         let id = self.ids.next_id();
@@ -272,7 +300,9 @@ impl Engine {
             progress_token,
         };
         let t = self.table.create(new, now, per_context, total)?;
-        Ok(t.id.to_string())
+        let id = t.id.to_string();
+        self.audit(crate::AuditAction::Created, Some(&id), context, Some(kind.method().unwrap_or("other").to_owned()));
+        Ok(id)
     }
 
     /// A `notifications/cancelled` for a waiting `tasks/result` stops the wait.
@@ -299,7 +329,7 @@ impl Engine {
             response: message.to_owned(),
         });
         let waiting = self.table.get(&task_id).is_some_and(|t| t.status == TaskStatus::InputRequired);
-        if remaining == 0 && waiting && self.table.move_to(&task_id, TaskStatus::Working, None, None, now).is_ok() {
+        if remaining == 0 && waiting && self.move_task(&task_id, TaskStatus::Working, None, None, now).is_ok() {
             self.notify_status(&task_id);
         }
         true

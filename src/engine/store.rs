@@ -119,7 +119,7 @@ impl Engine {
             return self.cancel_now(task_id, message, now).map(|t| t.snapshot());
         }
         let message = Some(message.map(str::to_owned));
-        self.table.move_to(task_id, status, message, None, now).map_err(|r| super::host::refusal(task_id, r))?;
+        self.move_task(task_id, status, message, None, now).map_err(|r| super::host::refusal(task_id, r))?;
         if status.is_terminal() {
             self.after_terminal(task_id);
         } else {

@@ -49,6 +49,8 @@ pub(crate) enum Incoming<'a> {
 pub(crate) struct Rejected {
     pub id: Option<String>,
     pub error: RpcError,
+    /// Refused by a size or depth limit rather than for its shape.
+    pub limit_hit: bool,
 }
 
 /// Deserializes a field that is present (even as `null`) into `Some`.
@@ -125,13 +127,16 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
     let reject = |id: Option<&RawValue>, code, text: String| Rejected {
         id: id.filter(|i| is_request_id(i)).map(|i| i.get().to_owned()),
         error: RpcError::new(code, text),
+        limit_hit: false,
     };
     if message.len() > max_bytes {
-        return Err(reject(None, INVALID_REQUEST, format!("Message too large: {} bytes, the limit is {}", message.len(), max_bytes)));
+        let text = format!("Message too large: {} bytes, the limit is {}", message.len(), max_bytes);
+        return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
     }
     let depth = nesting_depth(message);
     if depth > max_depth {
-        return Err(reject(None, INVALID_REQUEST, format!("Message nested too deeply: depth {depth}, the limit is {max_depth}")));
+        let text = format!("Message nested too deeply: depth {depth}, the limit is {max_depth}");
+        return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
     }
     if first_byte(message) != Some(b'{') {
         // Not an object (serde would read an array as a struct): tell invalid JSON apart.

@@ -150,6 +150,20 @@ impl TaskEngine {
                 set(&obj, "context", opt_str(context));
                 set(&obj, "wasTerminal", was_terminal);
             }
+            Output::Event(Event::Audit(record)) => {
+                set(&obj, "kind", "audit");
+                set(&obj, "action", record.action.name());
+                if let crate::AuditAction::Transitioned { from, to } = record.action {
+                    set(&obj, "from", from.as_str());
+                    set(&obj, "to", to.as_str());
+                }
+                if let crate::AuditAction::Cancelled { from } = record.action {
+                    set(&obj, "from", from.as_str());
+                }
+                set(&obj, "taskId", opt_str(record.task_id));
+                set(&obj, "context", opt_str(record.context));
+                set(&obj, "detail", opt_str(record.detail));
+            }
             Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
                 set(&obj, "kind", "inputResponse");
                 set(&obj, "taskId", task_id);

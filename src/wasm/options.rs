@@ -41,6 +41,20 @@ struct LimitOptions {
     max_message_bytes: Option<usize>,
     max_json_depth: Option<usize>,
     max_waiters_per_task: Option<usize>,
+    /// `null` turns rate limiting off.
+    #[serde(deserialize_with = "nullable_rate")]
+    rate_limit: Option<Option<RateOptions>>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RateOptions {
+    burst: u32,
+    per_second: u32,
+}
+
+fn nullable_rate<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<RateOptions>>, D::Error> {
+    Option::<RateOptions>::deserialize(d).map(Some)
 }
 
 #[derive(Deserialize, Default)]
@@ -55,6 +69,7 @@ struct Options {
     page_size: Option<usize>,
     model_immediate_response: Option<String>,
     status_notifications: Option<bool>,
+    audit: Option<bool>,
     limits: Option<LimitOptions>,
     tools: Option<BTreeMap<String, String>>,
 }
@@ -119,6 +134,9 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     if let Some(b) = o.status_notifications {
         config.status_notifications = b;
     }
+    if let Some(b) = o.audit {
+        config.audit = b;
+    }
     if let Some(l) = o.limits {
         let d = &mut config.limits;
         d.max_tasks_per_context = l.max_tasks_per_context.unwrap_or(d.max_tasks_per_context);
@@ -128,6 +146,9 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         d.max_message_bytes = l.max_message_bytes.unwrap_or(d.max_message_bytes);
         d.max_json_depth = l.max_json_depth.unwrap_or(d.max_json_depth);
         d.max_waiters_per_task = l.max_waiters_per_task.unwrap_or(d.max_waiters_per_task);
+        if let Some(rate) = l.rate_limit {
+            d.rate_limit = rate.map(|r| crate::RateLimit { burst: r.burst, per_second: r.per_second });
+        }
     }
     let mut tools = Vec::new();
     for (name, support) in o.tools.unwrap_or_default() {

@@ -1,0 +1,237 @@
+// Node, ES modules: hostile and mistaken input. Garbage text, huge and deeply nested JSON
+// get JSON-RPC errors (validated against the schema); wrong argument types get a TypeError
+// with code "invalid_argument", never a wasm trap (RuntimeError); the engine stays usable.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { CheckedEngine, assertEngineError, manualClock, sequentialIds } from './helpers/checked.mjs';
+import { installPackage } from './helpers/package.mjs';
+
+let pkg;
+let mod;
+
+before(async () => {
+  pkg = installPackage();
+  mod = await pkg.importEsm();
+});
+after(() => pkg?.cleanup());
+
+function engine(options = {}) {
+  const clock = manualClock();
+  return new CheckedEngine(mod, { now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required' }, ...options });
+}
+
+/** A short lifecycle proving the engine still works. */
+function stillWorks(e, context = 'alice') {
+  const created = e.result('tools/call', { name: 'slow', task: {} }, context);
+  const taskId = created.task.taskId;
+  assert.deepEqual(e.drain().map((o) => o.kind), ['execute']);
+  e.engine.complete(taskId, JSON.stringify({ content: [{ type: 'text', text: 'ok' }] }));
+  e.drain();
+  assert.equal(e.result('tasks/result', { taskId }, context).content[0].text, 'ok');
+  assert.ok(e.result('tasks/list', {}, context).tasks.some((t) => t.taskId === taskId));
+}
+
+const GARBAGE = [
+  '', ' ', '\n', 'null', 'true', '42', '"text"', '[]', '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+  '{', '}', '{"jsonrpc":"2.0"', '{"jsonrpc":"1.0","id":1,"method":"ping"}', '{"id":1,"method":"ping"}',
+  '{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+  '{"jsonrpc":"2.0","id":{},"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":7}',
+  '{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":7}', '{"jsonrpc":"2.0","id":1}',
+  '{"jsonrpc":"2.0","id":1,"result":{},"error":{}}', '{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":42}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tasks/get"}', '{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":5}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":-1}}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":"soon"}}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":7}}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"task":{}}}',
+  '{"jsonrpc":"2.0","id":"a","method":"tasks/result","params":{"taskId":"\\ud800"}}',
+  '\u0000\u0001\u0002', '\ud800', '💥'.repeat(1000), '{"jsonrpc":"2.0","id":1,"method":"ping"}garbage',
+  '{"jsonrpc":"2.0","id":1,"method":"ping",}', '{"jsonrpc":"2.0","id":1,"method":"ping","method":"tasks/list"}',
+  '{"jsonrpc":"2.0","id":99999999999999999999999,"method":"ping"}', '{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+];
+
+test('garbage text gets JSON-RPC errors (or is forwarded), never a throw', () => {
+  const e = engine();
+  let errors = 0;
+  for (const text of GARBAGE) {
+    let reply;
+    assert.doesNotThrow(() => {
+      reply = e.handleText(text, 'alice');
+    }, `handle(${JSON.stringify(text).slice(0, 80)})`);
+    if (reply !== null) {
+      assert.ok('error' in reply, `expected an error for ${JSON.stringify(text).slice(0, 80)}: ${JSON.stringify(reply)}`);
+      assert.ok([-32700, -32600, -32601, -32602].includes(reply.error.code), `code ${reply.error.code}`);
+      errors += 1;
+    }
+    for (const o of e.drain()) assert.ok(o.kind === 'forward' || o.kind === 'send', o.kind);
+  }
+  assert.ok(errors >= GARBAGE.length - 3, `${errors} errors`);
+  assert.equal(e.engine.taskCount, 0, 'nothing was created');
+  stillWorks(e);
+});
+
+test('random bytes and random JSON-ish text', () => {
+  const e = engine();
+  let seed = 12345;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const alphabet = '{}[]":,\\ 0123456789.-+eEtrufalsn\u00e9\ud83d\ude00abcjsonrpcidmethodparams';
+  for (let i = 0; i < 500; i++) {
+    let text = '';
+    const len = rand(200);
+    for (let j = 0; j < len; j++) text += alphabet[rand(alphabet.length)];
+    if (i % 3 === 0) text = `{"jsonrpc":"2.0","id":${i},"method":"tasks/get","params":${text}}`;
+    const reply = e.handleText(text, 'alice');
+    if (reply) assert.ok('error' in reply || 'result' in reply);
+    e.drain();
+  }
+  stillWorks(e);
+});
+
+test('wrong argument types throw TypeError (code "invalid_argument"), never a wasm RuntimeError', () => {
+  const e = engine();
+  const created = e.result('tools/call', { name: 'slow', task: {} }, 'alice');
+  const id = created.task.taskId;
+  e.drain();
+  const wrongStrings = [42, 0, -1.5, NaN, true, false, {}, { length: 3 }, [], ['a'], () => 'x', Symbol('s'), 10n, new String('boxed')];
+  const calls = {
+    'handle(message)': (v) => e.engine.handle(v, 'alice'),
+    'handle(context)': (v) => e.engine.handle('{"jsonrpc":"2.0","id":1,"method":"ping"}', v),
+    'registerTool(name)': (v) => e.engine.registerTool(v, 'required'),
+    'registerTool(taskSupport)': (v) => e.engine.registerTool('x', v),
+    'complete(taskId)': (v) => e.engine.complete(v, '{}'),
+    'complete(resultJson)': (v) => e.engine.complete(id, v),
+    'fail(taskId)': (v) => e.engine.fail(v, '{"code":1,"message":"m"}'),
+    'fail(errorJson)': (v) => e.engine.fail(id, v),
+    'requestInput(taskId)': (v) => e.engine.requestInput(v, 'elicitation/create', '{}'),
+    'requestInput(method)': (v) => e.engine.requestInput(id, v, '{}'),
+    'requestInput(paramsJson)': (v) => e.engine.requestInput(id, 'elicitation/create', v),
+    'resume(taskId)': (v) => e.engine.resume(v),
+    'setStatusMessage(taskId)': (v) => e.engine.setStatusMessage(v, 'm'),
+    'setStatusMessage(message)': (v) => e.engine.setStatusMessage(id, v),
+    'reportProgress(taskId)': (v) => e.engine.reportProgress(v, 1),
+    'reportProgress(message)': (v) => e.engine.reportProgress(id, 1, 2, v),
+    'cancel(taskId)': (v) => e.engine.cancel(v),
+    'cancel(message)': (v) => e.engine.cancel(id, v),
+    'createTask(context)': (v) => e.engine.createTask(v, 'tools/call'),
+    'createTask(method)': (v) => e.engine.createTask('alice', v),
+    'createTask(progressTokenJson)': (v) => e.engine.createTask('alice', 'tools/call', undefined, v),
+    'getTask(taskId)': (v) => e.engine.getTask(v, 'alice'),
+    'getTask(context)': (v) => e.engine.getTask(id, v),
+    'getOutcome(taskId)': (v) => e.engine.getOutcome(v, 'alice'),
+    'getOutcome(context)': (v) => e.engine.getOutcome(id, v),
+    'listTasks(context)': (v) => e.engine.listTasks(v),
+    'listTasks(cursor)': (v) => e.engine.listTasks('alice', v),
+    'cancelTask(taskId)': (v) => e.engine.cancelTask(v, 'alice'),
+    'cancelTask(context)': (v) => e.engine.cancelTask(id, v),
+    'cancelTask(message)': (v) => e.engine.cancelTask(id, 'alice', v),
+    'updateStatus(taskId)': (v) => e.engine.updateStatus(v, 'working'),
+    'updateStatus(status)': (v) => e.engine.updateStatus(id, v),
+    'updateStatus(message)': (v) => e.engine.updateStatus(id, 'input_required', v),
+    'storeResult(taskId)': (v) => e.engine.storeResult(v, 'completed', '{}'),
+    'storeResult(status)': (v) => e.engine.storeResult(id, v, '{}'),
+    'storeResult(resultJson)': (v) => e.engine.storeResult(id, 'completed', v),
+  };
+  let checked = 0;
+  for (const [name, call] of Object.entries(calls)) {
+    for (const value of wrongStrings) {
+      const err = assertEngineError(() => call(value), 'invalid_argument', { type: TypeError });
+      assert.match(err.message, /must be a string/, `${name} with ${typeof value}`);
+      checked += 1;
+    }
+  }
+  // Required strings also refuse null and undefined.
+  for (const call of [(v) => e.engine.handle(v), (v) => e.engine.complete(v, '{}'), (v) => e.engine.createTask('a', v), (v) => e.engine.storeResult(id, 'completed', v)]) {
+    for (const value of [null, undefined]) assertEngineError(() => call(value), 'invalid_argument', { type: TypeError });
+  }
+  // Numbers: coerced like any JS number parameter; BigInt and Symbol are TypeErrors from the glue.
+  assert.throws(() => e.engine.reportProgress(id, 10n), TypeError);
+  assert.throws(() => e.engine.reportProgress(id, Symbol('p')), TypeError);
+  assertEngineError(() => e.engine.reportProgress(id, 'lots'), 'invalid_argument');
+  assertEngineError(() => e.engine.createTask('alice', 'tools/call', {}), 'invalid_argument');
+  assert.ok(checked > 400);
+  // Nothing changed: the task is still working, and the engine works.
+  assert.equal(e.result('tasks/get', { taskId: id }, 'alice').status, 'working');
+  assert.equal(e.engine.taskCount, 1);
+  stillWorks(e);
+});
+
+test('an 8 MB message is refused with -32600; a large result is refused with limit_exceeded', () => {
+  const e = engine();
+  const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { blob: 'x'.repeat(8 << 20) }, task: {} } });
+  assert.ok(huge.length > 8 << 20);
+  const reply = e.handleText(huge, 'alice');
+  assert.equal(reply.error.code, -32600);
+  assert.match(reply.error.message, /too large/);
+  const hugeGarbage = '['.repeat(8 << 20);
+  assert.equal(e.handleText(hugeGarbage, 'alice').error.code, -32600);
+  assert.equal(e.engine.taskCount, 0);
+  // Under the limit a 3 MB message is fine.
+  const big = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow', arguments: { blob: 'y'.repeat(3 << 20) }, task: {} } });
+  const created = e.handleText(big, 'alice');
+  assert.equal(created.result.task.status, 'working');
+  const [execute] = e.drain();
+  assert.equal(execute.request.length, big.length, 'the whole request reaches the host');
+  assertEngineError(() => e.engine.complete(created.result.task.taskId, JSON.stringify({ content: [{ type: 'text', text: 'z'.repeat(8 << 20) }] })), 'limit_exceeded');
+  // The limit is an option.
+  const small = engine({ limits: { maxMessageBytes: 64 } });
+  assert.equal(small.request('tasks/list', { cursor: 'c'.repeat(100) }, 'alice').error.code, -32600);
+  stillWorks(e);
+});
+
+test('100 000 levels of nesting are refused with -32600, without a stack overflow', () => {
+  const e = engine();
+  const depth = 100_000;
+  for (const text of [
+    '['.repeat(depth) + ']'.repeat(depth),
+    '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+    `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{},"arguments":${'['.repeat(depth)}${']'.repeat(depth)}}}`,
+    `{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"x","deep":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}}`,
+    '['.repeat(depth),
+  ]) {
+    const reply = e.handleText(text, 'alice');
+    assert.equal(reply.error.code, -32600, text.slice(0, 60));
+    assert.match(reply.error.message, /nested too deeply/);
+  }
+  // Just past the default limit of 64, and just under it.
+  const nested = (n) => `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","task":{},"arguments":{"x":${'['.repeat(n)}${']'.repeat(n)}}}}`;
+  assert.equal(e.handleText(nested(62), 'alice').error.code, -32600);
+  assert.equal(e.handleText(nested(60), 'alice').result.task.status, 'working');
+  e.drain();
+  // Even with the depth limit raised past serde_json's own recursion limit, no crash.
+  const lax = engine({ limits: { maxJsonDepth: 1_000_000 } });
+  const deepParams = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{},"arguments":${'['.repeat(depth)}${']'.repeat(depth)}}}`;
+  const laxReply = lax.handleText(deepParams, 'alice');
+  assert.ok(laxReply === null || 'error' in laxReply || 'result' in laxReply);
+  lax.drain();
+  stillWorks(lax);
+  stillWorks(e);
+});
+
+test('use after free() throws an Error, not a trap', () => {
+  const e = new mod.TaskEngine();
+  e.free();
+  for (const call of [() => e.handle('{}'), () => e.pollOutput(), () => e.taskCount, () => e.free()]) {
+    let err;
+    try {
+      call();
+    } catch (caught) {
+      err = caught;
+    }
+    assert.ok(err instanceof Error, 'throws');
+    assert.notEqual(err.constructor.name, 'RuntimeError');
+  }
+});
+
+test('a clock or ID source that misbehaves does not break the engine', () => {
+  let engineRef;
+  // Re-entering the engine from inside its own clock is refused by wasm-bindgen; the clock
+  // reads as broken (0, clamped) and the call goes on.
+  const reentrant = new mod.TaskEngine({ now: () => engineRef.taskCount, tools: { slow: 'required' } });
+  engineRef = reentrant;
+  assert.equal(JSON.parse(reentrant.createTask('a', 'tools/call')).status, 'working');
+  const e = new CheckedEngine(mod, { now: () => 'noon', newTaskId: () => { throw new Error('no ids'); }, tools: { slow: 'required' } });
+  assert.equal(e.request('tools/call', { name: 'slow', task: {} }, 'a').error.code, -32603);
+  assert.equal(e.engine.taskCount, 0);
+});

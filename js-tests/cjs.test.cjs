@@ -1,0 +1,57 @@
+'use strict';
+// Node, CommonJS: `require('mcp-task-core')` from a scratch project (npm pack of pkg/), and
+// the same lifecycle as the ESM test, validated against the schema.
+const assert = require('node:assert/strict');
+const { after, before, test } = require('node:test');
+
+let helpers; // the ESM test helpers, loaded with import()
+let pkg;
+let cjs;
+
+before(async () => {
+  const [packageHelper, checked, scenario] = await Promise.all([
+    import('./helpers/package.mjs'),
+    import('./helpers/checked.mjs'),
+    import('./helpers/scenario.mjs'),
+  ]);
+  helpers = { ...packageHelper, ...checked, ...scenario };
+  pkg = helpers.installPackage();
+  cjs = pkg.requireCjs();
+});
+after(() => pkg && pkg.cleanup());
+
+test('require() resolves the CommonJS build and exports the whole surface', async () => {
+  const resolved = require.resolve('mcp-task-core', { paths: [pkg.dir] });
+  assert.equal(require('node:path').basename(resolved), 'index.node.cjs');
+  for (const name of ['TaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.equal(typeof cjs[name], 'function', name);
+  assert.equal(await cjs.init(), undefined);
+  const e = new cjs.TaskEngine();
+  assert.equal(typeof e.capabilitiesJson(), 'string');
+  e.free();
+});
+
+test('full lifecycle through the CommonJS build', async () => {
+  const validator = await helpers.checkLifecycle(helpers.runLifecycle(cjs));
+  assert.ok(validator.total >= 25);
+});
+
+test('errors carry codes; wrong types are TypeErrors', () => {
+  const e = new cjs.TaskEngine();
+  helpers.assertEngineError(() => e.complete('nope', '{}'), 'unknown_task');
+  helpers.assertEngineError(() => e.handle(42), 'invalid_argument', { type: TypeError });
+  helpers.assertEngineError(() => new cjs.TaskEngine({ pageSize: 0 }), 'invalid_options');
+  e.free();
+});
+
+test('the ESM and CJS builds are separate instances (dual package)', async () => {
+  const esm = await pkg.importEsm();
+  assert.notEqual(esm.TaskEngine, cjs.TaskEngine);
+  // Each works on its own.
+  for (const mod of [esm, cjs]) {
+    const e = new mod.TaskEngine({ tools: { t: 'optional' } });
+    const reply = mod.handleObject(e, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', task: {} } }, 'c');
+    assert.equal(reply.result.task.status, 'working');
+    assert.equal(mod.drainOutputs(e).length, 1);
+    e.free();
+  }
+});

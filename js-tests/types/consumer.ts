@@ -1,0 +1,205 @@
+// A TypeScript consumer of the whole typed surface of mcp-task-core, checked with
+// `tsc --noEmit` (strict, no DOM or Node types, skipLibCheck off) by js-tests/types.test.mjs
+// against the packed package. `@ts-expect-error` lines prove the types are precise: they
+// fail the check if the line stops being an error.
+import {
+  TaskEngine,
+  drainOutputs,
+  handleObject,
+  init,
+  type CapabilityOptions,
+  type ExecuteOutput,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type LimitOptions,
+  type Task,
+  type TaskEngineError,
+  type TaskEngineErrorCode,
+  type TaskEngineOptions,
+  type TaskEngineOutput,
+  type TaskOutcome,
+  type TaskPage,
+  type TaskStatus,
+  type TaskSupport,
+  type TtlOptions,
+} from 'mcp-task-core';
+
+declare function send(context: string | null, message: string, inReplyTo: string | null): void;
+declare function startWork(taskId: string, request: string): void;
+declare function stopWork(taskId: string): void;
+declare function setTimer(ms: number, fn: () => void): void;
+
+export async function main(): Promise<void> {
+  const ready: Promise<void> = init();
+  await ready;
+  await init(new Uint8Array(0));
+
+  let clock = 0;
+  const capabilities: CapabilityOptions = { list: true, cancel: true, toolsCall: true, samplingCreateMessage: false, elicitationCreate: false };
+  const ttl: TtlOptions = { defaultMs: 60_000, maxMs: 3_600_000, allowUnlimited: false };
+  const limits: LimitOptions = {
+    maxTasksPerContext: 10,
+    maxTasksTotal: 100,
+    maxResultBytes: 1 << 20,
+    maxQueuedMessagesPerTask: 8,
+    maxMessageBytes: 1 << 20,
+    maxJsonDepth: 32,
+    maxWaitersPerTask: 4,
+  };
+  const options: TaskEngineOptions = {
+    now: () => clock,
+    newTaskId: () => `t${clock}`,
+    capabilities,
+    contextBinding: true,
+    ttl,
+    pollIntervalMs: null,
+    pageSize: 20,
+    modelImmediateResponse: 'Working on it.',
+    statusNotifications: true,
+    limits,
+    tools: { slow: 'required', quick: 'optional', never: 'forbidden' },
+  };
+  const engine = new TaskEngine(options);
+  new TaskEngine().free();
+  new TaskEngine(null).free();
+  // @ts-expect-error: tools take a TaskSupport
+  new TaskEngine({ tools: { slow: 'maybe' } });
+  // @ts-expect-error: numbers are numbers
+  new TaskEngine({ pageSize: '10' });
+
+  const caps: { list?: object; cancel?: object; requests?: object } = JSON.parse(engine.capabilitiesJson());
+  void caps;
+  const support: TaskSupport = 'optional';
+  engine.registerTool('quick', support);
+  engine.registerTool('gone', null);
+  engine.registerTool('gone');
+  // @ts-expect-error: not a TaskSupport
+  engine.registerTool('quick', 'sometimes');
+
+  // The host loop.
+  const reply: string | null = engine.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{}}}', 'alice');
+  if (reply !== null) send('alice', reply, null);
+  engine.handle('{}');
+  engine.handle('{}', null);
+  // @ts-expect-error: the message is JSON text
+  engine.handle({ jsonrpc: '2.0' });
+  // @ts-expect-error: the context is a string
+  engine.handle('{}', 42);
+
+  const pending: number = engine.pendingOutputs;
+  void pending;
+  // @ts-expect-error: read-only
+  engine.pendingOutputs = 3;
+
+  let executed: ExecuteOutput | undefined;
+  for (let out = engine.pollOutput(); out !== null; out = engine.pollOutput()) {
+    switch (out.kind) {
+      case 'send':
+        send(out.context, out.message, out.inReplyTo);
+        break;
+      case 'execute': {
+        const method: 'tools/call' | 'sampling/createMessage' | 'elicitation/create' = out.method;
+        void method;
+        startWork(out.taskId, out.request);
+        executed = out;
+        break;
+      }
+      case 'forward': {
+        const text: string = out.message;
+        void text;
+        break;
+      }
+      case 'cancelled':
+        stopWork(out.taskId);
+        break;
+      case 'expired': {
+        const wasTerminal: boolean = out.wasTerminal;
+        if (!wasTerminal) stopWork(out.taskId);
+        break;
+      }
+      case 'inputResponse': {
+        const answer: JsonRpcResponse = JSON.parse(out.response);
+        const requestId: string = out.requestId;
+        void answer;
+        void requestId;
+        break;
+      }
+      default: {
+        const exhaustive: never = out;
+        void exhaustive;
+      }
+    }
+  }
+  const first = engine.pollOutput();
+  // @ts-expect-error: narrow on `kind` first
+  void first?.taskId;
+
+  const deadline: number | null = engine.nextDeadline();
+  if (deadline !== null) setTimer(deadline - clock, () => engine.handleTimeout());
+
+  // Host calls.
+  const taskId = executed?.taskId ?? 'x';
+  const asTask = (json: string): Task => JSON.parse(json);
+  const status: TaskStatus = asTask(engine.setStatusMessage(taskId, 'half way')).status;
+  void status;
+  engine.setStatusMessage(taskId, null);
+  engine.setStatusMessage(taskId);
+  const requestId: string = engine.requestInput(taskId, 'elicitation/create', JSON.stringify({ message: 'OK?' }));
+  engine.requestInput(taskId, 'ping');
+  void requestId;
+  asTask(engine.resume(taskId));
+  const sent: boolean = engine.reportProgress(taskId, 1, 10, 'one of ten');
+  engine.reportProgress(taskId, 2);
+  engine.reportProgress(taskId, 3, null, null);
+  void sent;
+  asTask(engine.complete(taskId, JSON.stringify({ content: [] })));
+  asTask(engine.fail(taskId, JSON.stringify({ code: -32603, message: 'boom' })));
+  asTask(engine.cancel(taskId));
+  asTask(engine.cancel(taskId, 'stopped'));
+
+  // Store calls.
+  const created = asTask(engine.createTask('alice', 'tools/call'));
+  engine.createTask(null, 'tools/call', 0);
+  engine.createTask(undefined, 'tools/call', null, '"token"');
+  // @ts-expect-error: ttl is a number of ms
+  engine.createTask('alice', 'tools/call', '1000');
+  const got: string | null = engine.getTask(created.taskId, 'alice');
+  const outcome: TaskOutcome | null = engine.getOutcome(created.taskId, 'alice');
+  if (outcome?.kind === 'error') JSON.parse(outcome.json);
+  void got;
+  const page: TaskPage = JSON.parse(engine.listTasks('alice'));
+  if (page.nextCursor !== undefined) engine.listTasks('alice', page.nextCursor);
+  asTask(engine.cancelTask(created.taskId, 'alice'));
+  asTask(engine.cancelTask(created.taskId, 'alice', 'no longer needed'));
+  asTask(engine.updateStatus(created.taskId, 'input_required', 'waiting'));
+  // @ts-expect-error: not a status
+  engine.updateStatus(created.taskId, 'paused');
+  asTask(engine.storeResult(created.taskId, 'completed', '{}'));
+  // @ts-expect-error: a result is stored only as completed or failed
+  engine.storeResult(created.taskId, 'working', '{}');
+  const count: number = engine.taskCount;
+  void count;
+
+  // Errors.
+  try {
+    engine.complete('nope', '{}');
+  } catch (err) {
+    const e = err as TaskEngineError;
+    const code: TaskEngineErrorCode = e.code;
+    const message: string = e.message;
+    if (code === 'unknown_task' || code === 'invalid_options') void message;
+    // @ts-expect-error: not one of the codes
+    if (code === 'not_a_code') void 0;
+  }
+
+  // Object conveniences.
+  const msg: JsonRpcMessage = { jsonrpc: '2.0', id: 2, method: 'tasks/list', params: {} };
+  const parsed: JsonRpcResponse | null = handleObject(engine, msg, 'alice');
+  if (parsed !== null && 'result' in parsed) void parsed.result;
+  if (parsed !== null && 'error' in parsed) void parsed.error.code;
+  handleObject(engine, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
+  const all: TaskEngineOutput[] = drainOutputs(engine);
+  void all;
+
+  engine.free();
+}

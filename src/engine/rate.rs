@@ -1,0 +1,74 @@
+//! Token-bucket rate limiting of `tasks/*` requests per context, on the
+//! injected clock.
+
+use std::collections::HashMap;
+
+/// A token bucket: `burst` requests at once, refilled at `per_second`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Requests allowed in a burst (bucket size).
+    pub burst: u32,
+    /// Requests allowed per second, sustained.
+    pub per_second: u32,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    /// Tokens in thousandths, to refill by the millisecond without floats.
+    milli_tokens: u64,
+    last_ms: u64,
+}
+
+/// Buckets per context; full (idle) buckets are dropped when the map grows.
+#[derive(Debug, Default)]
+pub(crate) struct RateLimiter {
+    buckets: HashMap<Option<String>, Bucket>,
+}
+
+const PRUNE_AT: usize = 10_000;
+
+impl RateLimiter {
+    /// Takes one token for `context` at `now`; `false` when the bucket is empty.
+    pub fn allow(&mut self, limit: RateLimit, context: Option<&str>, now: u64) -> bool {
+        let full = u64::from(limit.burst) * 1_000;
+        if self.buckets.len() >= PRUNE_AT {
+            self.buckets.retain(|_, b| {
+                let refilled = b.milli_tokens + now.saturating_sub(b.last_ms) * u64::from(limit.per_second);
+                refilled < full
+            });
+        }
+        let bucket = match self.buckets.get_mut(&context.map(str::to_owned)) {
+            Some(b) => b,
+            None => self.buckets.entry(context.map(str::to_owned)).or_insert(Bucket { milli_tokens: full, last_ms: now }),
+        };
+        let elapsed = now.saturating_sub(bucket.last_ms);
+        bucket.milli_tokens = (bucket.milli_tokens + elapsed * u64::from(limit.per_second)).min(full);
+        bucket.last_ms = now.max(bucket.last_ms);
+        if bucket.milli_tokens >= 1_000 {
+            bucket.milli_tokens -= 1_000;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bursts_then_refills_at_the_rate() {
+        let limit = RateLimit { burst: 3, per_second: 2 };
+        let mut r = RateLimiter::default();
+        let a = Some("a");
+        assert!((0..3).all(|_| r.allow(limit, a, 0)));
+        assert!(!r.allow(limit, a, 0));
+        assert!(r.allow(limit, Some("b"), 0), "buckets are per context");
+        assert!(!r.allow(limit, a, 499));
+        assert!(r.allow(limit, a, 500), "one token per 500 ms");
+        assert!(!r.allow(limit, a, 500));
+        assert!((0..3).all(|_| r.allow(limit, a, 60_000)), "refills up to the burst only");
+        assert!(!r.allow(limit, a, 60_000));
+    }
+}
