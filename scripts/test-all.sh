@@ -1,8 +1,34 @@
 #!/usr/bin/env bash
-# Sets up everything and runs every test: Rust unit, scenario, property and doc tests.
+# Sets up everything and runs every test:
+#   1. installs what is missing (wasm32 target, pinned wasm-bindgen-cli, npm packages, Chromium, cargo-fuzz)
+#   2. Rust: unit, scenario, model-based property, security and doc tests
+#   3. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
+#   4. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
+#      workerd, the official MCP SDK end to end, the requestor against the SDK server
+# Expected time on 2 cores from a fresh machine: ~15 minutes (about 3 of them
+# installing wasm-bindgen-cli); about 6 minutes when everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
+
+echo "== Setup"
+./scripts/setup.sh --browser
+
 echo "== Rust tests"
 cargo test --all-targets
 cargo test --doc
+
+echo "== Fuzz smoke (${FUZZ_SECONDS:-60} s per target)"
+fuzz_log="$(mktemp)"
+for target in message sequence cursor; do
+  if ! ./fuzz/run.sh "$target" "${FUZZ_SECONDS:-60}" >"$fuzz_log" 2>&1; then
+    tail -n 40 "$fuzz_log"
+    echo "fuzz target $target failed (inputs in fuzz/artifacts/$target)"
+    exit 1
+  fi
+  echo "fuzz $target: $(grep -E '^Done [0-9]+ runs' "$fuzz_log" || tail -n 1 "$fuzz_log")"
+done
+rm -f "$fuzz_log"
+
+echo "== JS tests"
+./scripts/test-js.sh

@@ -45,3 +45,8 @@ pub use crate::requestor::{should_augment, Decision, PollPolicy, Requestor, Requ
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;
 pub use crate::time::{format_timestamp, Clock, ManualClock};
+
+/// The README's Rust example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,0 +1,350 @@
+// WasmTaskStore / WasmTaskMessageQueue called directly, the way the SDK calls them (see
+// /tmp/sdk-research/NOTES.md §2): return values, nulls, throws, sessions, TTL policy, the single
+// expiry timer, JSON-serialisability.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { manualClock, McpError, ours } from './harness.mjs';
+
+const { WasmTaskStore, WasmTaskMessageQueue, JsonRpcError, TaskStoreError, jsonRpcErrorResult, JSONRPC_ERROR_META_KEY } = ours;
+const REQ = { method: 'tools/call', params: { name: 'x', arguments: {} } };
+
+function setup(options = {}) {
+  const clock = manualClock();
+  const store = new WasmTaskStore({ now: clock.now, ...options });
+  // `create(params)` is session A; `create(params, undefined)` has no session.
+  const create = (params = { ttl: 60_000 }, ...sid) => store.createTask(params, 1, REQ, sid.length ? sid[0] : 'A');
+  return { clock, store, create };
+}
+
+async function rejects(promise, code, reason) {
+  await assert.rejects(promise, (err) => {
+    assert.ok(err instanceof TaskStoreError, `expected TaskStoreError, got ${err?.name}: ${err?.message}`);
+    assert.equal(err.code, code);
+    if (reason) assert.equal(err.reason, reason);
+    return true;
+  });
+}
+
+describe('TaskStore contract', () => {
+  test('createTask: a working task with the granted ttl and the creator\u2019s pollInterval', async () => {
+    const { store, create, clock } = setup();
+    const t = await create({ ttl: 5000, pollInterval: 250 });
+    assert.equal(t.status, 'working');
+    assert.equal(t.ttl, 5000);
+    assert.equal(t.pollInterval, 250);
+    assert.equal(t.createdAt, new Date(clock.now()).toISOString());
+    assert.equal(t.lastUpdatedAt, t.createdAt);
+    assert.equal(t.statusMessage, undefined);
+    assert.match(t.taskId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(await store.getTask(t.taskId, 'A'), t);
+    assert.equal((await create({})).pollInterval, 1000, 'the store default');
+    const quiet = setup({ pollIntervalMs: null });
+    assert.equal('pollInterval' in (await quiet.create({})), false);
+    assert.equal((await setup({ pollIntervalMs: 40 }).create({})).pollInterval, 40);
+  });
+
+  test('createTask refuses bad ttl / pollInterval values', async () => {
+    const { create } = setup();
+    await rejects(create({ ttl: -1 }), -32602, 'invalid_argument');
+    await rejects(create({ ttl: 'soon' }), -32602);
+    await rejects(create({ pollInterval: 0 }), -32602);
+    assert.equal((await create({ ttl: 1500.7 })).ttl, 1500);
+  });
+
+  test('getTask: null for unknown IDs, non-strings and other sessions; returns copies', async () => {
+    const { store, create } = setup();
+    assert.equal(await store.getTask('nope', 'A'), null);
+    assert.equal(await store.getTask(undefined, 'A'), null);
+    const t = await create();
+    assert.equal(await store.getTask(t.taskId, 'B'), null);
+    assert.equal(await store.getTask(t.taskId, undefined), null);
+    const copy = await store.getTask(t.taskId, 'A');
+    copy.status = 'completed';
+    assert.equal((await store.getTask(t.taskId, 'A')).status, 'working');
+  });
+
+  test('sessions: session-less tasks are seen only without a session', async () => {
+    const { store, create } = setup();
+    const none = await create({}, undefined);
+    const a = await create({}, 'A');
+    assert.equal(await store.getTask(none.taskId, 'A'), null);
+    assert.notEqual(await store.getTask(none.taskId, undefined), null);
+    assert.deepEqual((await store.listTasks(undefined, undefined)).tasks.map((t) => t.taskId), [none.taskId]);
+    assert.deepEqual((await store.listTasks(undefined, 'A')).tasks.map((t) => t.taskId), [a.taskId]);
+    assert.deepEqual((await store.listTasks(undefined, 'B')).tasks, []);
+    // A session named like the session-less context is still a session.
+    assert.equal(await store.getTask(none.taskId, '-'), null);
+    await rejects(store.updateTaskStatus(a.taskId, 'cancelled', undefined, 'B'), -32602, 'unknown_task');
+    await rejects(store.storeTaskResult(a.taskId, 'completed', { content: [] }, 'B'), -32602, 'unknown_task');
+    await rejects(store.getTaskResult(a.taskId, 'B'), -32602, 'unknown_task');
+  });
+
+  test('updateTaskStatus: moves, message kept like the SDK\u2019s store, terminal moves refused', async () => {
+    const { store, create, clock } = setup();
+    const t = await create();
+    clock.advance(10);
+    await store.updateTaskStatus(t.taskId, 'working', 'step 1', 'A');
+    let now = await store.getTask(t.taskId, 'A');
+    assert.equal(now.statusMessage, 'step 1');
+    assert.equal(now.lastUpdatedAt, new Date(clock.now()).toISOString());
+    await store.updateTaskStatus(t.taskId, 'input_required', undefined, 'A');
+    now = await store.getTask(t.taskId, 'A');
+    assert.deepEqual([now.status, now.statusMessage], ['input_required', 'step 1']);
+    await store.updateTaskStatus(t.taskId, 'input_required', undefined, 'A');
+    await store.updateTaskStatus(t.taskId, 'working', 'answered', 'A');
+    assert.equal((await store.getTask(t.taskId, 'A')).statusMessage, 'answered');
+    await rejects(store.updateTaskStatus(t.taskId, 'paused', undefined, 'A'), -32602, 'invalid_argument');
+    await rejects(store.updateTaskStatus('nope', 'working', undefined, 'A'), -32602, 'unknown_task');
+    await store.updateTaskStatus(t.taskId, 'cancelled', 'Client cancelled task execution.', 'A');
+    now = await store.getTask(t.taskId, 'A');
+    assert.deepEqual([now.status, now.statusMessage], ['cancelled', 'Client cancelled task execution.']);
+    for (const to of ['working', 'input_required', 'completed', 'failed', 'cancelled']) {
+      await rejects(store.updateTaskStatus(t.taskId, to, undefined, 'A'), -32602, 'already_terminal');
+    }
+    await rejects(store.storeTaskResult(t.taskId, 'completed', { content: [] }, 'A'), -32602, 'task_cancelled');
+    assert.equal((await store.getTask(t.taskId, 'A')).status, 'cancelled');
+    await rejects(store.getTaskResult(t.taskId, 'A'), -32603, 'no_result');
+  });
+
+  test('storeTaskResult / getTaskResult: completed and failed results, stored once, as JSON', async () => {
+    const { store, create } = setup();
+    const t = await create();
+    await rejects(store.getTaskResult(t.taskId, 'A'), -32603, 'no_result');
+    const result = { content: [{ type: 'text', text: 'hi' }], structuredContent: { n: 1 } };
+    await store.storeTaskResult(t.taskId, 'completed', result, 'A');
+    result.content[0].text = 'changed later';
+    const got = await store.getTaskResult(t.taskId, 'A');
+    assert.deepEqual(got, { content: [{ type: 'text', text: 'hi' }], structuredContent: { n: 1 } });
+    assert.equal((await store.getTask(t.taskId, 'A')).status, 'completed');
+    await rejects(store.storeTaskResult(t.taskId, 'completed', { content: [] }, 'A'), -32602, 'already_terminal');
+    await rejects(store.storeTaskResult(t.taskId, 'failed', { content: [] }, 'A'), -32602, 'already_terminal');
+
+    const f = await create();
+    await store.storeTaskResult(f.taskId, 'failed', { content: [{ type: 'text', text: 'disk full' }], isError: true }, 'A');
+    assert.equal((await store.getTask(f.taskId, 'A')).status, 'failed');
+    assert.equal((await store.getTaskResult(f.taskId, 'A')).isError, true);
+
+    const bad = await create();
+    await rejects(store.storeTaskResult(bad.taskId, 'working', { content: [] }, 'A'), -32602, 'invalid_argument');
+    await rejects(store.storeTaskResult(bad.taskId, 'completed', [1, 2], 'A'), -32602, 'invalid_argument');
+    await rejects(store.storeTaskResult(bad.taskId, 'completed', { n: 10n }, 'A'), -32602, 'invalid_argument');
+    const cyclic = { content: [] };
+    cyclic.self = cyclic;
+    await rejects(store.storeTaskResult(bad.taskId, 'completed', cyclic, 'A'), -32602, 'invalid_argument');
+    assert.equal((await store.getTask(bad.taskId, 'A')).status, 'working', 'refused calls change nothing');
+    await rejects(store.storeTaskResult('nope', 'completed', { content: [] }, 'A'), -32602, 'unknown_task');
+  });
+
+  test('a JSON-RPC error (an Error, or jsonRpcErrorResult) is kept and thrown back by getTaskResult', async () => {
+    const { store, create } = setup();
+    const cases = [
+      [new McpError(-32011, 'Quota exceeded', { retryAfterMs: 5 }), { code: -32011, message: 'MCP error -32011: Quota exceeded', data: { retryAfterMs: 5 } }],
+      [new TypeError('boom'), { code: -32603, message: 'boom' }],
+      [Object.assign(new Error('x'), { code: 'ENOENT' }), { code: -32603, message: 'x' }],
+      [jsonRpcErrorResult({ code: -32602, message: 'bad city', data: ['Atlantis'] }), { code: -32602, message: 'bad city', data: ['Atlantis'] }],
+    ];
+    for (const [stored, expected] of cases) {
+      const t = await create();
+      await store.storeTaskResult(t.taskId, 'failed', stored, 'A');
+      const task = await store.getTask(t.taskId, 'A');
+      assert.equal(task.status, 'failed');
+      assert.equal(task.statusMessage, expected.message);
+      await assert.rejects(store.getTaskResult(t.taskId, 'A'), (err) => {
+        assert.ok(err instanceof JsonRpcError);
+        assert.deepEqual(err.toJSON(), expected);
+        // What the SDK's Protocol puts on the wire for a thrown error:
+        assert.equal(err.code, expected.code);
+        assert.equal(err.message, expected.message);
+        assert.deepEqual(err.data, expected.data);
+        return true;
+      });
+    }
+    const t = await create();
+    await rejects(store.storeTaskResult(t.taskId, 'completed', new Error('x'), 'A'), -32602, 'invalid_argument');
+    const marked = jsonRpcErrorResult(new McpError(-32001, 'gone'));
+    assert.deepEqual(marked, {
+      content: [{ type: 'text', text: 'MCP error -32001: gone' }],
+      isError: true,
+      _meta: { [JSONRPC_ERROR_META_KEY]: { code: -32001, message: 'MCP error -32001: gone' } },
+    });
+  });
+
+  test('listTasks: creation order, pages, cursors checked per session', async () => {
+    const { store, create } = setup({ pageSize: 3 });
+    const ids = [];
+    for (let i = 0; i < 8; i++) ids.push((await create()).taskId);
+    await create({}, 'B');
+    const seen = [];
+    const sizes = [];
+    let cursor;
+    do {
+      const page = await store.listTasks(cursor, 'A');
+      sizes.push(page.tasks.length);
+      seen.push(...page.tasks.map((t) => t.taskId));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.deepEqual(sizes, [3, 3, 2]);
+    assert.deepEqual(seen, ids);
+    const first = await store.listTasks(undefined, 'A');
+    assert.equal('nextCursor' in (await store.listTasks(first.nextCursor, 'A')), true);
+    await rejects(store.listTasks('bogus', 'A'), -32602, 'invalid_cursor');
+    await rejects(store.listTasks(first.nextCursor, 'B'), -32602, 'invalid_cursor');
+    await rejects(store.listTasks(42, 'A'), -32602);
+  });
+
+  test('limits: too many tasks for one session is refused', async () => {
+    const { create } = setup({ limits: { maxTasksPerContext: 2 } });
+    await create();
+    await create();
+    await rejects(create(), -32603, 'limit_exceeded');
+    await create({}, 'B');
+  });
+
+  test('options are checked', () => {
+    assert.throws(() => new WasmTaskStore({ defaultTtlMs: -1 }), TypeError);
+    assert.throws(() => new WasmTaskStore({ pageSize: 0 }), TypeError);
+    assert.throws(() => new WasmTaskStore({ now: 5 }), TypeError);
+    assert.throws(() => new WasmTaskStore(null), TypeError);
+    assert.throws(() => new WasmTaskMessageQueue({ taskStore: {} }), TypeError);
+  });
+
+  test('getAllTasks, size, cleanup', async () => {
+    const { store, create } = setup();
+    await create({}, 'A');
+    await create({}, undefined);
+    assert.equal(store.size, 2);
+    assert.equal(store.getAllTasks().length, 2);
+    store.cleanup();
+    assert.equal(store.size, 0);
+    assert.deepEqual(store.getAllTasks(), []);
+    await create({}, 'A');
+    assert.equal(store.size, 1);
+  });
+});
+
+describe('TTL', () => {
+  test('policy: default, clamp to max, null, 0', async () => {
+    const { store, create, clock } = setup({ defaultTtlMs: 1000, maxTtlMs: 5000 });
+    assert.equal((await create({})).ttl, 1000);
+    assert.equal((await create({ ttl: undefined })).ttl, 1000);
+    assert.equal((await create({ ttl: 9999 })).ttl, 5000);
+    assert.equal((await create({ ttl: null })).ttl, 5000);
+    assert.equal((await setup({ allowUnlimitedTtl: true }).create({ ttl: null })).ttl, null);
+    const zero = await create({ ttl: 0 });
+    assert.equal(zero.ttl, 0);
+    assert.equal(await store.getTask(zero.taskId, 'A'), null, 'ttl 0 expires at once');
+    await rejects(store.storeTaskResult(zero.taskId, 'completed', { content: [] }, 'A'), -32602, 'unknown_task');
+    clock.advance(5000);
+    assert.deepEqual((await store.listTasks(undefined, 'A')).tasks, []);
+    assert.equal(store.size, 0);
+  });
+
+  test('expiry runs from creation, deletes, and tells listeners (the queue drops its messages)', async () => {
+    const { store, create, clock } = setup();
+    const queue = new WasmTaskMessageQueue({ taskStore: store });
+    const expired = [];
+    store.onTaskExpired((id, sid) => expired.push([id, sid]));
+    const t = await create({ ttl: 1000 });
+    await queue.enqueue(t.taskId, { type: 'request', message: { jsonrpc: '2.0', id: 0, method: 'ping' }, timestamp: 0 }, 'A');
+    clock.advance(900);
+    await store.storeTaskResult(t.taskId, 'completed', { content: [] }, 'A');
+    clock.advance(100);
+    assert.equal(await store.getTask(t.taskId, 'A'), null);
+    assert.deepEqual(expired, [[t.taskId, 'A']]);
+    assert.equal(queue.size(t.taskId, 'A'), 0);
+    assert.equal(store.size, 0);
+  });
+
+  test('one timer per store, at the next deadline, unref\u2019d; re-armed after it fires', async () => {
+    const clock = manualClock();
+    const timers = new Map();
+    let nextId = 1;
+    let unrefs = 0;
+    const realSet = globalThis.setTimeout;
+    const realClear = globalThis.clearTimeout;
+    globalThis.setTimeout = (fn, ms) => {
+      const handle = { id: nextId++, fn, at: clock.now() + ms, unref: () => unrefs++ };
+      timers.set(handle.id, handle);
+      return handle;
+    };
+    globalThis.clearTimeout = (h) => h && timers.delete(h.id);
+    try {
+      const store = new WasmTaskStore({ now: clock.now, timer: true });
+      const expired = [];
+      store.onTaskExpired((id) => expired.push(id));
+      const ttls = [5000, 3000, 9000, 3000, 7000];
+      const made = [];
+      for (let i = 0; i < 50; i++) made.push(await store.createTask({ ttl: ttls[i % ttls.length] }, i, REQ, `s${i % 7}`));
+      assert.equal(timers.size, 1, 'one timer for 50 tasks');
+      const [first] = timers.values();
+      assert.equal(first.at, clock.now() + 3000);
+      assert.ok(unrefs >= 1);
+      clock.advance(3000);
+      timers.delete(first.id);
+      first.fn(); // the timer fires: no call into the store needed to free the tasks
+      assert.equal(expired.length, 20);
+      assert.equal(store.size, 30);
+      assert.equal(timers.size, 1);
+      assert.equal([...timers.values()][0].at, clock.now() + 2000);
+      store.cleanup();
+      assert.equal(timers.size, 0, 'cleanup stops the timer');
+    } finally {
+      globalThis.setTimeout = realSet;
+      globalThis.clearTimeout = realClear;
+    }
+  });
+
+  test('with an injected clock the timer is off by default', async () => {
+    const clock = manualClock();
+    const store = new WasmTaskStore({ now: clock.now });
+    const realSet = globalThis.setTimeout;
+    let armed = 0;
+    globalThis.setTimeout = (...a) => (armed++, realSet(...a));
+    try {
+      await store.createTask({ ttl: 10 }, 1, REQ, 'A');
+    } finally {
+      globalThis.setTimeout = realSet;
+    }
+    assert.equal(armed, 0);
+  });
+});
+
+describe('TaskMessageQueue contract', () => {
+  const msg = (n, type = 'notification') => ({ type, message: { jsonrpc: '2.0', method: 'notifications/message', params: { n } }, timestamp: n });
+
+  test('FIFO per (session, task); dequeue of an empty queue is undefined; copies out', async () => {
+    const q = new WasmTaskMessageQueue();
+    assert.equal(await q.dequeue('t', 'A'), undefined);
+    const m1 = msg(1);
+    await q.enqueue('t', m1, 'A');
+    await q.enqueue('t', msg(2), 'A');
+    await q.enqueue('t', msg(3), 'B');
+    await q.enqueue('u', msg(4), 'A');
+    m1.message.params.n = 99;
+    assert.deepEqual(await q.dequeue('t', 'A'), msg(1));
+    assert.equal(await q.dequeue('t', undefined), undefined, 'other sessions see nothing');
+    assert.deepEqual(await q.dequeueAll('t', 'A'), [msg(2)]);
+    assert.deepEqual(await q.dequeueAll('t', 'A'), []);
+    assert.deepEqual(await q.dequeueAll('t', 'B'), [msg(3)]);
+    assert.equal(q.size(), 1);
+  });
+
+  test('enqueue throws on overflow (the SDK\u2019s maxSize, or maxMessagesPerTask)', async () => {
+    const q = new WasmTaskMessageQueue({ maxMessagesPerTask: 3 });
+    await q.enqueue('t', msg(1), 'A', 2);
+    await q.enqueue('t', msg(2), 'A', 2);
+    await rejects(q.enqueue('t', msg(3), 'A', 2), -32603, 'limit_exceeded');
+    await q.enqueue('t', msg(3), 'A');
+    await rejects(q.enqueue('t', msg(4), 'A'), -32603, 'limit_exceeded');
+    await rejects(q.enqueue('v', msg(1), 'A', 0), -32603, 'limit_exceeded');
+    assert.equal(q.size('t', 'A'), 3);
+  });
+
+  test('messages must be queued-message objects and JSON-serialisable', async () => {
+    const q = new WasmTaskMessageQueue();
+    await rejects(q.enqueue('t', { type: 'other' }, 'A'), -32602);
+    await rejects(q.enqueue('t', null, 'A'), -32602);
+    await rejects(q.enqueue('t', { type: 'request', message: { id: 1n }, timestamp: 0 }, 'A'), -32602);
+    assert.equal(q.size(), 0);
+  });
+});

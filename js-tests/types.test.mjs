@@ -1,0 +1,73 @@
+// The hand-written types: js-tests/types/consumer.ts (ES module) and consumer-cjs.cts
+// (CommonJS) use the whole typed surface and are checked with `tsc --noEmit` against the
+// packed package, as a user's project would see it (strict, skipLibCheck off, no DOM or Node
+// types). Also: index.d.ts and index.d.cts say the same, and name exactly the methods the
+// runtime class has.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+import { JS_TESTS_DIR, REPO_ROOT, installPackage } from './helpers/package.mjs';
+
+const run = promisify(execFile);
+const TSC = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
+
+let pkg;
+before(() => {
+  pkg = installPackage();
+  for (const f of ['consumer.ts', 'consumer-cjs.cts']) fs.copyFileSync(path.join(JS_TESTS_DIR, 'types', f), path.join(pkg.dir, f));
+});
+after(() => pkg?.cleanup());
+
+const BASE = {
+  strict: true,
+  noEmit: true,
+  target: 'es2022',
+  lib: ['es2022'],
+  types: [],
+  skipLibCheck: false,
+  noUnusedLocals: true,
+  exactOptionalPropertyTypes: true,
+};
+
+async function tsc(name, compilerOptions, files) {
+  const config = path.join(pkg.dir, `tsconfig.${name}.json`);
+  fs.writeFileSync(config, JSON.stringify({ compilerOptions: { ...BASE, ...compilerOptions }, files }, null, 2));
+  try {
+    await run(process.execPath, [TSC, '-p', config, '--pretty', 'false'], { cwd: pkg.dir, encoding: 'utf8' });
+  } catch (err) {
+    assert.fail(`tsc (${name}) failed:\n${err.stdout}${err.stderr}`);
+  }
+}
+
+test('tsc --noEmit: ESM and CJS consumers (module nodenext)', { timeout: 60_000 }, async () => {
+  await tsc('nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }, ['consumer.ts', 'consumer-cjs.cts']);
+});
+
+test('tsc --noEmit: ESM consumer (moduleResolution bundler)', { timeout: 60_000 }, async () => {
+  await tsc('bundler', { module: 'esnext', moduleResolution: 'bundler' }, ['consumer.ts']);
+});
+
+test('a type error in a consumer fails the check', { timeout: 60_000 }, async () => {
+  fs.writeFileSync(path.join(pkg.dir, 'broken.ts'), "import { TaskEngine } from 'mcp-task-core';\nnew TaskEngine().handle(42);\n");
+  await assert.rejects(tsc('broken', { module: 'nodenext', moduleResolution: 'nodenext' }, ['broken.ts']), /TS2345/);
+});
+
+test('index.d.ts and index.d.cts agree, and match the runtime class', async () => {
+  const dts = fs.readFileSync(path.join(REPO_ROOT, 'pkg-template', 'index.d.ts'), 'utf8');
+  const dcts = fs.readFileSync(path.join(REPO_ROOT, 'pkg-template', 'index.d.cts'), 'utf8');
+  const body = (text) => text.split('\n').slice(text.split('\n').findIndex((l) => !l.startsWith('//'))).join('\n');
+  assert.equal(body(dcts), body(dts), 'index.d.cts must be index.d.ts with another header comment');
+  assert.ok(pkg.files.includes('index.d.ts') && pkg.files.includes('index.d.cts'));
+
+  const start = dts.indexOf('export declare class TaskEngine {');
+  const classBody = dts.slice(start, dts.indexOf('\n}\n', start));
+  const declared = new Set([...classBody.matchAll(/^ {2}(?:readonly )?(\w+)[(:]/gm)].map((m) => m[1]).filter((n) => n !== 'constructor'));
+  assert.ok(declared.size >= 20, `parsed ${declared.size} members`);
+  const { TaskEngine } = await pkg.importEsm();
+  const runtime = new Set(Object.getOwnPropertyNames(TaskEngine.prototype).filter((n) => n !== 'constructor' && !n.startsWith('__')));
+  assert.deepEqual([...runtime].filter((n) => !declared.has(n)).sort(), [], 'runtime methods missing from index.d.ts');
+  assert.deepEqual([...declared].filter((n) => !runtime.has(n)).sort(), [], 'declared methods missing at runtime');
+});
