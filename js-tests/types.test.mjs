@@ -62,12 +62,20 @@ test('index.d.ts and index.d.cts agree, and match the runtime class', async () =
   assert.equal(body(dcts), body(dts), 'index.d.cts must be index.d.ts with another header comment');
   assert.ok(pkg.files.includes('index.d.ts') && pkg.files.includes('index.d.cts'));
 
-  const start = dts.indexOf('export declare class TaskEngine {');
-  const classBody = dts.slice(start, dts.indexOf('\n}\n', start));
-  const declared = new Set([...classBody.matchAll(/^ {2}(?:readonly )?(\w+)[(:]/gm)].map((m) => m[1]).filter((n) => n !== 'constructor'));
-  assert.ok(declared.size >= 20, `parsed ${declared.size} members`);
-  const { TaskEngine } = await pkg.importEsm();
-  const runtime = new Set(Object.getOwnPropertyNames(TaskEngine.prototype).filter((n) => n !== 'constructor' && !n.startsWith('__')));
-  assert.deepEqual([...runtime].filter((n) => !declared.has(n)).sort(), [], 'runtime methods missing from index.d.ts');
-  assert.deepEqual([...declared].filter((n) => !runtime.has(n)).sort(), [], 'declared methods missing at runtime');
+  const mod = await pkg.importEsm();
+  // Every class and function the package exports is declared...
+  const declaredExports = new Set([...dts.matchAll(/^export (?:declare class|function) (\w+)/gm)].map((m) => m[1]));
+  assert.deepEqual(Object.keys(mod).filter((n) => !declaredExports.has(n)).sort(), [], 'exports missing from index.d.ts');
+  assert.deepEqual([...declaredExports].filter((n) => !(n in mod)).sort(), [], 'declared exports missing at runtime');
+  // ...with exactly the members the runtime classes have.
+  for (const name of ['TaskEngine', 'TaskRequestor']) {
+    const start = dts.indexOf(`export declare class ${name} {`);
+    assert.ok(start >= 0, `class ${name} declared`);
+    const classBody = dts.slice(start, dts.indexOf('\n}\n', start));
+    const declared = new Set([...classBody.matchAll(/^ {2}(?:readonly )?(\w+)[(:]/gm)].map((m) => m[1]).filter((n) => n !== 'constructor'));
+    assert.ok(declared.size >= 10, `parsed ${declared.size} members of ${name}`);
+    const runtime = new Set(Object.getOwnPropertyNames(mod[name].prototype).filter((n) => n !== 'constructor' && !n.startsWith('__')));
+    assert.deepEqual([...runtime].filter((n) => !declared.has(n)).sort(), [], `${name}: runtime members missing from index.d.ts`);
+    assert.deepEqual([...declared].filter((n) => !runtime.has(n)).sort(), [], `${name}: declared members missing at runtime`);
+  }
 });

@@ -128,6 +128,18 @@ export interface LimitOptions {
   maxJsonDepth?: number;
   /** `tasks/result` requests that may wait on one task at once. Default 16. */
   maxWaitersPerTask?: number;
+  /**
+   * Token bucket for `tasks/*` requests per context: `burst` at once, refilled at
+   * `perSecond` (on the injected clock). Refused requests get a JSON-RPC error.
+   * Default `{ burst: 200, perSecond: 50 }`; `null` turns it off.
+   */
+  rateLimit?: RateLimitOptions | null;
+}
+
+/** A token bucket (both fields required, non-negative integers). */
+export interface RateLimitOptions {
+  burst: number;
+  perSecond: number;
 }
 
 /**
@@ -156,6 +168,8 @@ export interface TaskEngineOptions {
   modelImmediateResponse?: string | null;
   /** Send `notifications/tasks/status` on every status change. Default `true`. */
   statusNotifications?: boolean;
+  /** Emit `audit` outputs (creation, status changes, result fetches, expiry, refused access, limits). Default `false`. */
+  audit?: boolean;
   /** Resource limits. */
   limits?: LimitOptions;
   /** Tools and their `execution.taskSupport`, as with {@link TaskEngine.registerTool}. Default: none (a tool never declared does not run as a task). */
@@ -225,6 +239,33 @@ export interface InputResponseOutput {
   response: string;
 }
 
+/** What an {@link AuditOutput} records. */
+export type AuditAction =
+  | 'created'
+  | 'transitioned'
+  | 'cancelled'
+  | 'result_fetched'
+  | 'expired'
+  | 'access_refused'
+  | 'limit_hit'
+  | 'rate_limited';
+
+/** A record for the host's audit log (only with the `audit: true` option). Nothing to act on. */
+export interface AuditOutput {
+  kind: 'audit';
+  action: AuditAction;
+  /** The status before, for `transitioned` and `cancelled`. */
+  from?: TaskStatus;
+  /** The status after, for `transitioned`. */
+  to?: TaskStatus;
+  /** The task concerned, when there is one. */
+  taskId: string | null;
+  /** The context of the requestor (or of the task). */
+  context: string | null;
+  /** Details for a person reading the log. */
+  detail: string | null;
+}
+
 /** One item of {@link TaskEngine.pollOutput}. */
 export type TaskEngineOutput =
   | SendOutput
@@ -232,7 +273,8 @@ export type TaskEngineOutput =
   | ForwardOutput
   | CancelledOutput
   | ExpiredOutput
-  | InputResponseOutput;
+  | InputResponseOutput
+  | AuditOutput;
 
 /** The stored outcome of a finished task ({@link TaskEngine.getOutcome}). */
 export interface TaskOutcome {
@@ -284,7 +326,8 @@ export interface TaskEngineError extends Error {
  * 1. every message from the peer: `const reply = engine.handle(text, context)`; send `reply` if not `null`;
  * 2. after that and every host call, drain `engine.pollOutput()` until `null`
  *    (`send` → deliver `message` to `context`; `execute` → start the work; `forward` → handle it
- *    as a normal MCP message; `cancelled`/`expired` → stop the work; `inputResponse` → give the answer to the work);
+ *    as a normal MCP message; `cancelled`/`expired` → stop the work; `inputResponse` → give the answer to the work;
+ *    `audit` → log it);
  * 3. report work through `complete` / `fail` / `requestInput` / `setStatusMessage` / `reportProgress`;
  * 4. (re)arm one timer at `engine.nextDeadline()` (re-read it after each drain); when it fires call
  *    `engine.handleTimeout()` and drain again.
@@ -433,6 +476,141 @@ export declare class TaskEngine {
    */
   free(): void;
 }
+
+// ---------------------------------------------------------------------------------------
+// The requestor role (a client polling a receiver's tasks)
+
+/** Options of `new TaskRequestor(options)`; numbers are non-negative integers. */
+export interface TaskRequestorOptions {
+  /** Clock in epoch ms. Default `Date.now`. */
+  now?: () => number;
+  /** Never poll more often than this (ms). Default 100. */
+  pollFloorMs?: number;
+  /** Never wait longer than this between polls (ms). Default 30 000. */
+  pollCeilingMs?: number;
+  /** First wait when the receiver suggests no `pollInterval` (ms); doubles after each poll. Default 500. */
+  initialBackoffMs?: number;
+  /** Prefix of the string ids of the requestor's own requests. Default `"mcp-task-core:"`. */
+  requestIdPrefix?: string;
+}
+
+/** One item of {@link TaskRequestor.pollOutput}, discriminated on `kind`. */
+export type TaskRequestorOutput =
+  /** A JSON-RPC message for the receiver. */
+  | { kind: 'send'; message: string }
+  /** The receiver created a task for call `callId`; `task` is its `Task` JSON. */
+  | { kind: 'created'; callId: string; taskId: string; task: string }
+  /** The receiver ran call `callId` as a plain request; `response` is its JSON-RPC response text. */
+  | { kind: 'plainResponse'; callId: string; response: string }
+  /** The receiver refused call `callId`; `response` is its JSON-RPC error response text. */
+  | { kind: 'callRefused'; callId: string; response: string }
+  /** The last known state of a task changed; `task` is its `Task` JSON. */
+  | { kind: 'status'; taskId: string; task: string }
+  /** The receiver asks something for the task (e.g. `elicitation/create`): answer with `respond(requestId, ...)`. */
+  | { kind: 'inputRequest'; taskId: string; requestId: string; request: string }
+  /** A `notifications/progress` (JSON text) for the task's progress token. */
+  | { kind: 'progress'; taskId: string; notification: string }
+  /** The task ended; `response` is the `tasks/result` response exactly as the receiver sent it. */
+  | { kind: 'finished'; taskId: string; status: TaskStatus; response: string }
+  /** The receiver no longer knows the task (expired or deleted); `error` is its error object JSON. */
+  | { kind: 'lost'; taskId: string; error: string }
+  /** The answer to {@link TaskRequestor.cancel}: the cancelled task, or an error response (JSON text). */
+  | { kind: 'cancelAnswered'; taskId: string; response: string }
+  /** {@link TaskRequestor.list} finished: every page's tasks as a JSON array text, or the error response that stopped it. */
+  | { kind: 'listed'; tasks: string; error: string | null }
+  /** A message that is none of the requestor's business. */
+  | { kind: 'forward'; message: string };
+
+/**
+ * The requestor side of MCP tasks, for one receiver: sends (task-augmented) requests, polls
+ * `tasks/get` on the receiver's `pollInterval`, fetches `tasks/result` when a task ends, and
+ * relays the receiver's side-channel requests. Same host loop as {@link TaskEngine}: feed
+ * every message from the receiver to `handle`, drain `pollOutput`, and call `handleTimeout`
+ * at `nextDeadline`.
+ */
+export declare class TaskRequestor {
+  /** @throws {TaskEngineError} `invalid_options` */
+  constructor(options?: TaskRequestorOptions | null);
+
+  /**
+   * Sends `method` with `paramsJson` (an object's JSON text). `task`: `undefined` or `false`
+   * for a plain request; `null` or `true` to augment without a `ttl`; a number of ms to augment
+   * with that `ttl`. `progressTokenJson` (JSON string or number) goes into
+   * `_meta.progressToken`. Returns the call id (the request's raw JSON id) that outputs refer to.
+   * @throws {TaskEngineError} `invalid_argument`
+   */
+  call(method: string, paramsJson?: string | null, task?: number | boolean | null, progressTokenJson?: string | null): string;
+
+  /** Feeds one JSON-RPC message from the receiver. */
+  handle(message: string): void;
+
+  /**
+   * Answers the receiver's side-channel request `requestId` (from an `inputRequest` output)
+   * with a result object (JSON text).
+   * @throws {TaskEngineError}
+   */
+  respond(requestId: string, resultJson: string): void;
+
+  /**
+   * Answers the receiver's side-channel request with a JSON-RPC error object (JSON text).
+   * @throws {TaskEngineError}
+   */
+  respondError(requestId: string, errorJson: string): void;
+
+  /**
+   * Asks the receiver to cancel a tracked task (answered by a `cancelAnswered` output).
+   * Returns the request id.
+   * @throws {TaskEngineError} `unknown_task`
+   */
+  cancel(taskId: string): string;
+
+  /** Lists every task the receiver shows, following `nextCursor` (answered by a `listed` output). Returns the first request id. */
+  list(): string;
+
+  /** The next output, or `null`. */
+  pollOutput(): TaskRequestorOutput | null;
+
+  /** Epoch ms of the next due poll, or `undefined` when none is scheduled. */
+  nextDeadline(): number | undefined;
+
+  /** Sends the polls that are due. Harmless when early or repeated. */
+  handleTimeout(): void;
+
+  /** The last known `Task` JSON of a tracked task, or `undefined`. */
+  task(taskId: string): string | undefined;
+
+  /** IDs of the tracked tasks. */
+  tracked(): string[];
+
+  /** Stops tracking a task (no more polls or outputs for it). */
+  forget(taskId: string): void;
+
+  /** The tracked tasks as JSON text, to persist across a restart. */
+  exportState(): string;
+
+  /**
+   * Tracks the tasks of an exported state again (each polled at the next `handleTimeout`).
+   * Returns how many were added.
+   * @throws {TaskEngineError} `invalid_argument`
+   */
+  importState(state: string): number;
+
+  /** Releases the wasm memory now; the object is unusable afterwards. */
+  free(): void;
+}
+
+/**
+ * Whether to send a request as a task, from the receiver's capabilities object
+ * (`initialize` result `capabilities`, JSON text), the method, the tool's
+ * `execution.taskSupport` (for `tools/call`) and the host's preference where the receiver
+ * leaves the choice open.
+ */
+export function shouldAugment(
+  capabilitiesJson: string,
+  method: string,
+  taskSupport: TaskSupport | null | undefined,
+  preferTask: boolean,
+): { augment: boolean; reason: string };
 
 // ---------------------------------------------------------------------------------------
 // Module functions

@@ -4,6 +4,8 @@
 // fail the check if the line stops being an error.
 import {
   TaskEngine,
+  TaskRequestor,
+  shouldAugment,
   drainOutputs,
   handleObject,
   init,
@@ -17,7 +19,11 @@ import {
   type TaskEngineErrorCode,
   type TaskEngineOptions,
   type TaskEngineOutput,
+  type AuditAction,
+  type RateLimitOptions,
   type TaskOutcome,
+  type TaskRequestorOptions,
+  type TaskRequestorOutput,
   type TaskPage,
   type TaskStatus,
   type TaskSupport,
@@ -45,7 +51,12 @@ export async function main(): Promise<void> {
     maxMessageBytes: 1 << 20,
     maxJsonDepth: 32,
     maxWaitersPerTask: 4,
+    rateLimit: null,
   };
+  const rate: RateLimitOptions = { burst: 10, perSecond: 5 };
+  new TaskEngine({ limits: { rateLimit: rate } }).free();
+  // @ts-expect-error: both bucket fields are needed
+  new TaskEngine({ limits: { rateLimit: { burst: 10 } } });
   const options: TaskEngineOptions = {
     now: () => clock,
     newTaskId: () => `t${clock}`,
@@ -56,6 +67,7 @@ export async function main(): Promise<void> {
     pageSize: 20,
     modelImmediateResponse: 'Working on it.',
     statusNotifications: true,
+    audit: true,
     limits,
     tools: { slow: 'required', quick: 'optional', never: 'forbidden' },
   };
@@ -122,6 +134,13 @@ export async function main(): Promise<void> {
         const requestId: string = out.requestId;
         void answer;
         void requestId;
+        break;
+      }
+      case 'audit': {
+        const action: AuditAction = out.action;
+        const from: TaskStatus | undefined = out.from;
+        const who: string | null = out.context;
+        void [action, from, who, out.to, out.taskId, out.detail];
         break;
       }
       default: {
@@ -202,4 +221,49 @@ export async function main(): Promise<void> {
   void all;
 
   engine.free();
+}
+
+// The requestor role.
+export function requestor(receiverCapabilities: string): void {
+  const decision: { augment: boolean; reason: string } = shouldAugment(receiverCapabilities, 'tools/call', 'optional', true);
+  shouldAugment(receiverCapabilities, 'sampling/createMessage', null, false);
+  const options: TaskRequestorOptions = { now: () => 0, pollFloorMs: 100, pollCeilingMs: 10_000, initialBackoffMs: 250, requestIdPrefix: 'r:' };
+  const r = new TaskRequestor(options);
+  new TaskRequestor().free();
+  const callId: string = r.call('tools/call', JSON.stringify({ name: 'slow', arguments: {} }), decision.augment ? 60_000 : undefined, '"tok"');
+  r.call('tools/call', null, true);
+  r.call('ping');
+  // @ts-expect-error: task is a ttl, a boolean, null or undefined
+  r.call('tools/call', null, '60000');
+  void callId;
+  r.handle('{"jsonrpc":"2.0","id":"r:1","result":{}}');
+  for (let out: TaskRequestorOutput | null = r.pollOutput(); out !== null; out = r.pollOutput()) {
+    switch (out.kind) {
+      case 'send': send(null, out.message, null); break;
+      case 'created': JSON.parse(out.task) as Task; break;
+      case 'inputRequest': r.respond(out.requestId, JSON.stringify({ action: 'accept', content: {} })); break;
+      case 'finished': {
+        const status: TaskStatus = out.status;
+        void [status, out.response];
+        break;
+      }
+      case 'listed': if (out.error === null) JSON.parse(out.tasks) as Task[]; break;
+      case 'lost': r.respondError(out.taskId, out.error); break;
+      default: void out;
+    }
+  }
+  const due: number | undefined = r.nextDeadline();
+  if (due !== undefined) r.handleTimeout();
+  const ids: string[] = r.tracked();
+  for (const id of ids) {
+    const last: string | undefined = r.task(id);
+    void last;
+    r.cancel(id);
+    r.forget(id);
+  }
+  r.list();
+  const saved: string = r.exportState();
+  const added: number = r.importState(saved);
+  void added;
+  r.free();
 }

@@ -1,9 +1,9 @@
-//! Reads the `new TaskEngine(options)` object into a [`Config`].
+//! Reads the `new TaskEngine(options)` object into a [`Config`], field by
+//! field with `Reflect` (a serde deserializer here would double the size of
+//! this layer in the wasm for a dozen fields).
 
-use crate::{Capabilities, Config, TaskSupport};
-use js_sys::{Function, Reflect};
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use crate::{Capabilities, Config, RateLimit, TaskSupport};
+use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 pub(super) struct Parsed {
@@ -13,150 +13,161 @@ pub(super) struct Parsed {
     pub tools: Vec<(String, TaskSupport)>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct CapabilityOptions {
-    list: Option<bool>,
-    cancel: Option<bool>,
-    tools_call: Option<bool>,
-    sampling_create_message: Option<bool>,
-    elicitation_create: Option<bool>,
+/// One level of the options object, with the path for error messages.
+struct Reader<'a> {
+    obj: &'a JsValue,
+    path: &'a str,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct TtlOptions {
-    default_ms: Option<u64>,
-    max_ms: Option<u64>,
-    allow_unlimited: Option<bool>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct LimitOptions {
-    max_tasks_per_context: Option<usize>,
-    max_tasks_total: Option<usize>,
-    max_result_bytes: Option<usize>,
-    max_queued_messages_per_task: Option<usize>,
-    max_message_bytes: Option<usize>,
-    max_json_depth: Option<usize>,
-    max_waiters_per_task: Option<usize>,
-    /// `null` turns rate limiting off.
-    #[serde(deserialize_with = "nullable_rate")]
-    rate_limit: Option<Option<RateOptions>>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RateOptions {
-    burst: u32,
-    per_second: u32,
-}
-
-fn nullable_rate<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<RateOptions>>, D::Error> {
-    Option::<RateOptions>::deserialize(d).map(Some)
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct Options {
-    capabilities: Option<CapabilityOptions>,
-    context_binding: Option<bool>,
-    ttl: Option<TtlOptions>,
-    /// `null` turns the suggestion off.
-    #[serde(deserialize_with = "nullable")]
-    poll_interval_ms: Option<Option<u64>>,
-    page_size: Option<usize>,
-    model_immediate_response: Option<String>,
-    status_notifications: Option<bool>,
-    audit: Option<bool>,
-    limits: Option<LimitOptions>,
-    tools: Option<BTreeMap<String, String>>,
-}
-
-fn nullable<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<u64>>, D::Error> {
-    Option::<u64>::deserialize(d).map(Some)
-}
-
-fn function(options: &JsValue, key: &str) -> Result<Option<Function>, String> {
-    let value = Reflect::get(options, &key.into()).unwrap_or(JsValue::UNDEFINED);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
+impl Reader<'_> {
+    fn get(&self, key: &str) -> Option<JsValue> {
+        let v = Reflect::get(self.obj, &key.into()).ok()?;
+        (!v.is_undefined()).then_some(v)
     }
-    value.dyn_into::<Function>().map(Some).map_err(|_| format!("options.{key} must be a function"))
+
+    fn err(&self, key: &str, what: &str) -> String {
+        format!("options.{}{key} must be {what}", self.path)
+    }
+
+    fn bool(&self, key: &str) -> Result<Option<bool>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v.as_bool().map(Some).ok_or_else(|| self.err(key, "a boolean")),
+        }
+    }
+
+    /// A non-negative integer; `Some(None)` for an explicit `null`.
+    fn nullable_int(&self, key: &str) -> Result<Option<Option<u64>>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(Some(None)),
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.0e15 => Ok(Some(Some(n as u64))),
+                _ => Err(self.err(key, "a non-negative integer")),
+            },
+        }
+    }
+
+    fn int(&self, key: &str) -> Result<Option<u64>, String> {
+        match self.nullable_int(key)? {
+            Some(None) => Err(self.err(key, "a non-negative integer")),
+            other => Ok(other.flatten()),
+        }
+    }
+
+    fn usize(&self, key: &str) -> Result<Option<usize>, String> {
+        Ok(self.int(key)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(None),
+            Some(v) => v.as_string().map(Some).ok_or_else(|| self.err(key, "a string")),
+        }
+    }
+
+    fn function(&self, key: &str) -> Result<Option<Function>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(None),
+            Some(v) => v.dyn_into::<Function>().map(Some).map_err(|_| self.err(key, "a function")),
+        }
+    }
+
+    /// A nested object; `Some(None)` for an explicit `null`.
+    fn object(&self, key: &str) -> Result<Option<Option<JsValue>>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) if v.is_null() => Ok(Some(None)),
+            Some(v) if v.is_object() => Ok(Some(Some(v))),
+            Some(_) => Err(self.err(key, "an object")),
+        }
+    }
+}
+
+fn set<T>(slot: &mut T, value: Option<T>) {
+    if let Some(v) = value {
+        *slot = v;
+    }
 }
 
 /// Reads options; unknown keys are ignored, wrong types are reported by name.
 pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
+    let mut parsed = Parsed { config: Config::default(), now: None, new_task_id: None, tools: Vec::new() };
     if options.is_undefined() || options.is_null() {
-        return Ok(Parsed { config: Config::default(), now: None, new_task_id: None, tools: Vec::new() });
+        return Ok(parsed);
     }
     if !options.is_object() {
         return Err("options must be an object".to_owned());
     }
-    let now = function(options, "now")?;
-    let new_task_id = function(options, "newTaskId")?;
-    // The functions are read above; hide them from serde.
-    let plain = js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref());
-    let _ = Reflect::delete_property(&plain, &"now".into());
-    let _ = Reflect::delete_property(&plain, &"newTaskId".into());
-    let o: Options = serde_wasm_bindgen::from_value(plain.into()).map_err(|e| format!("Invalid options: {e}"))?;
+    let root = Reader { obj: options, path: "" };
+    let config = &mut parsed.config;
+    parsed.now = root.function("now")?;
+    parsed.new_task_id = root.function("newTaskId")?;
 
-    let mut config = Config::default();
-    if let Some(c) = o.capabilities {
+    if let Some(Some(caps)) = root.object("capabilities")? {
+        let r = Reader { obj: &caps, path: "capabilities." };
         let d = Capabilities::default();
         config.capabilities = Capabilities {
-            list: c.list.unwrap_or(d.list),
-            cancel: c.cancel.unwrap_or(d.cancel),
-            tools_call: c.tools_call.unwrap_or(d.tools_call),
-            sampling_create_message: c.sampling_create_message.unwrap_or(d.sampling_create_message),
-            elicitation_create: c.elicitation_create.unwrap_or(d.elicitation_create),
+            list: r.bool("list")?.unwrap_or(d.list),
+            cancel: r.bool("cancel")?.unwrap_or(d.cancel),
+            tools_call: r.bool("toolsCall")?.unwrap_or(d.tools_call),
+            sampling_create_message: r.bool("samplingCreateMessage")?.unwrap_or(d.sampling_create_message),
+            elicitation_create: r.bool("elicitationCreate")?.unwrap_or(d.elicitation_create),
         };
     }
-    if let Some(b) = o.context_binding {
-        config.context_binding = b;
+    set(&mut config.context_binding, root.bool("contextBinding")?);
+    if let Some(Some(ttl)) = root.object("ttl")? {
+        let r = Reader { obj: &ttl, path: "ttl." };
+        set(&mut config.ttl.default_ms, r.int("defaultMs")?);
+        set(&mut config.ttl.max_ms, r.int("maxMs")?);
+        set(&mut config.ttl.allow_unlimited, r.bool("allowUnlimited")?);
     }
-    if let Some(t) = o.ttl {
-        config.ttl.default_ms = t.default_ms.unwrap_or(config.ttl.default_ms);
-        config.ttl.max_ms = t.max_ms.unwrap_or(config.ttl.max_ms);
-        config.ttl.allow_unlimited = t.allow_unlimited.unwrap_or(config.ttl.allow_unlimited);
-    }
-    if let Some(p) = o.poll_interval_ms {
-        config.poll_interval_ms = p;
-    }
-    if let Some(size) = o.page_size {
+    set(&mut config.poll_interval_ms, root.nullable_int("pollIntervalMs")?);
+    if let Some(size) = root.usize("pageSize")? {
         if size == 0 {
             return Err("options.pageSize must be at least 1".to_owned());
         }
         config.page_size = size;
     }
-    config.model_immediate_response = o.model_immediate_response;
-    if let Some(b) = o.status_notifications {
-        config.status_notifications = b;
-    }
-    if let Some(b) = o.audit {
-        config.audit = b;
-    }
-    if let Some(l) = o.limits {
-        let d = &mut config.limits;
-        d.max_tasks_per_context = l.max_tasks_per_context.unwrap_or(d.max_tasks_per_context);
-        d.max_tasks_total = l.max_tasks_total.unwrap_or(d.max_tasks_total);
-        d.max_result_bytes = l.max_result_bytes.unwrap_or(d.max_result_bytes);
-        d.max_queued_messages_per_task = l.max_queued_messages_per_task.unwrap_or(d.max_queued_messages_per_task);
-        d.max_message_bytes = l.max_message_bytes.unwrap_or(d.max_message_bytes);
-        d.max_json_depth = l.max_json_depth.unwrap_or(d.max_json_depth);
-        d.max_waiters_per_task = l.max_waiters_per_task.unwrap_or(d.max_waiters_per_task);
-        if let Some(rate) = l.rate_limit {
-            d.rate_limit = rate.map(|r| crate::RateLimit { burst: r.burst, per_second: r.per_second });
+    config.model_immediate_response = root.string("modelImmediateResponse")?;
+    set(&mut config.status_notifications, root.bool("statusNotifications")?);
+    set(&mut config.audit, root.bool("audit")?);
+    if let Some(Some(limits)) = root.object("limits")? {
+        let r = Reader { obj: &limits, path: "limits." };
+        let l = &mut config.limits;
+        set(&mut l.max_tasks_per_context, r.usize("maxTasksPerContext")?);
+        set(&mut l.max_tasks_total, r.usize("maxTasksTotal")?);
+        set(&mut l.max_result_bytes, r.usize("maxResultBytes")?);
+        set(&mut l.max_queued_messages_per_task, r.usize("maxQueuedMessagesPerTask")?);
+        set(&mut l.max_message_bytes, r.usize("maxMessageBytes")?);
+        set(&mut l.max_json_depth, r.usize("maxJsonDepth")?);
+        set(&mut l.max_waiters_per_task, r.usize("maxWaitersPerTask")?);
+        match r.object("rateLimit")? {
+            None => {}
+            Some(None) => l.rate_limit = None,
+            Some(Some(rate)) => {
+                let rr = Reader { obj: &rate, path: "limits.rateLimit." };
+                let burst = rr.int("burst")?.ok_or_else(|| rr.err("burst", "a non-negative integer"))?;
+                let per_second = rr.int("perSecond")?.ok_or_else(|| rr.err("perSecond", "a non-negative integer"))?;
+                l.rate_limit = Some(RateLimit { burst: burst.min(u32::MAX as u64) as u32, per_second: per_second.min(u32::MAX as u64) as u32 });
+            }
         }
     }
-    let mut tools = Vec::new();
-    for (name, support) in o.tools.unwrap_or_default() {
-        let parsed = TaskSupport::parse(&support);
-        if parsed == TaskSupport::Absent {
-            return Err(format!("options.tools[\"{name}\"] must be \"required\", \"optional\" or \"forbidden\""));
+    if let Some(Some(tools)) = root.object("tools")? {
+        let r = Reader { obj: &tools, path: "tools" };
+        let object: &Object = tools.unchecked_ref();
+        for key in Object::keys(object).iter() {
+            let Some(name) = key.as_string() else { continue };
+            let support = r.get(&name).and_then(|v| v.as_string()).map(|s| TaskSupport::parse(&s));
+            match support {
+                Some(TaskSupport::Absent) | None => {
+                    return Err(format!("options.tools[\"{name}\"] must be \"required\", \"optional\" or \"forbidden\""))
+                }
+                Some(support) => parsed.tools.push((name, support)),
+            }
         }
-        tools.push((name, parsed));
     }
-    Ok(Parsed { config, now, new_task_id, tools })
+    Ok(parsed)
 }
