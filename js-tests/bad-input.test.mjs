@@ -235,3 +235,47 @@ test('a clock or ID source that misbehaves does not break the engine', () => {
   assert.equal(e.request('tools/call', { name: 'slow', task: {} }, 'a').error.code, -32603);
   assert.equal(e.engine.taskCount, 0);
 });
+
+test('TaskRequestor and shouldAugment: wrong argument types are TypeErrors too', () => {
+  const r = new mod.TaskRequestor();
+  const calls = {
+    'handle(message)': (v) => r.handle(v),
+    'call(method)': (v) => r.call(v),
+    'call(paramsJson)': (v) => r.call('tools/call', v),
+    'call(progressTokenJson)': (v) => r.call('tools/call', '{}', true, v),
+    'respond(requestId)': (v) => r.respond(v, '{}'),
+    'respond(resultJson)': (v) => r.respond('x', v),
+    'respondError(requestId)': (v) => r.respondError(v, '{}'),
+    'respondError(errorJson)': (v) => r.respondError('x', v),
+    'cancel(taskId)': (v) => r.cancel(v),
+    'task(taskId)': (v) => r.task(v),
+    'forget(taskId)': (v) => r.forget(v),
+    'importState(state)': (v) => r.importState(v),
+    'shouldAugment(capabilitiesJson)': (v) => mod.shouldAugment(v, 'tools/call', null, true),
+    'shouldAugment(method)': (v) => mod.shouldAugment('{}', v, null, true),
+    'shouldAugment(taskSupport)': (v) => mod.shouldAugment('{}', 'tools/call', v, true),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    for (const value of [42, {}, true, Symbol('s'), 10n]) {
+      const err = assertEngineError(() => call(value), 'invalid_argument', { type: TypeError });
+      assert.match(err.message, /must be a string/, name);
+    }
+  }
+  // Garbage from the receiver is ignored or forwarded, never a throw.
+  for (const text of ['', '{', '[]', 'null', '{"jsonrpc":"2.0","id":"mcp-task-core:1","result":7}', '['.repeat(100_000)]) {
+    assert.doesNotThrow(() => r.handle(text));
+  }
+  for (let o = r.pollOutput(); o !== null; o = r.pollOutput()) assert.equal(o.kind, 'forward');
+  assertEngineError(() => r.importState('{not json'), 'invalid_argument');
+  assertEngineError(() => new mod.TaskRequestor({ pollFloorMs: -1 }), 'invalid_options');
+  r.free();
+});
+
+// The progress token is spliced raw into notifications/progress: anything but the JSON
+// text of a string or an integer must be refused.
+test('createTask refuses a progress token that is not a JSON string or integer', () => {
+  const e = engine();
+  for (const bad of ['{not json', '"tok", "x": 1', '[1]', '{}', 'null', '1.5', '']) {
+    assertEngineError(() => e.engine.createTask('alice', 'tools/call', undefined, bad), 'invalid_argument');
+  }
+});

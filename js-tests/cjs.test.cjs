@@ -47,9 +47,15 @@ test('the ESM and CJS builds are separate instances (dual package)', async () =>
   const esm = await pkg.importEsm();
   assert.notEqual(esm.TaskEngine, cjs.TaskEngine);
   // Each works on its own.
+  const { ExchangeValidator } = await import('./helpers/schema.mjs');
   for (const mod of [esm, cjs]) {
     const e = new mod.TaskEngine({ tools: { t: 'optional' } });
-    const reply = mod.handleObject(e, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', task: {} } }, 'c');
+    const v = new ExchangeValidator();
+    const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', task: {} } };
+    v.incoming(JSON.stringify(request));
+    const reply = mod.handleObject(e, request, 'c');
+    v.outgoing(JSON.stringify(reply));
+    assert.equal(v.counts.CreateTaskResult, 1);
     assert.equal(reply.result.task.status, 'working');
     assert.equal(mod.drainOutputs(e).length, 1);
     e.free();

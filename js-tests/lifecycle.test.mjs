@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { CheckedEngine, RELATED_TASK, assertEngineError, checkLifecycle, manualClock, sequentialIds } from './helpers/checked.mjs';
 import { installPackage } from './helpers/package.mjs';
+import { ExchangeValidator, assertValid } from './helpers/schema.mjs';
 import { runLifecycle } from './helpers/scenario.mjs';
 
 let pkg;
@@ -32,6 +33,8 @@ test('the ESM entry exports the whole surface', () => {
   assert.equal(typeof mod.init, 'function');
   assert.equal(typeof mod.handleObject, 'function');
   assert.equal(typeof mod.drainOutputs, 'function');
+  assert.equal(typeof mod.TaskRequestor, 'function');
+  assert.equal(typeof mod.shouldAugment, 'function');
   const proto = mod.TaskEngine.prototype;
   for (const name of [
     'handle', 'pollOutput', 'nextDeadline', 'handleTimeout', 'capabilitiesJson', 'registerTool',
@@ -492,17 +495,116 @@ describe('routing and options', () => {
 
 test('handleObject and drainOutputs', () => {
   const e = new mod.TaskEngine({ tools: { slow: 'required' } });
-  const reply = mod.handleObject(e, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', task: {} } }, 'a');
+  const v = new ExchangeValidator();
+  // handleObject, with what goes in and comes out validated like everything else.
+  const send = (message) => {
+    v.incoming(typeof message === 'string' ? message : JSON.stringify(message));
+    const reply = mod.handleObject(e, message, 'a');
+    if (reply !== null) assert.deepEqual(v.outgoing(JSON.stringify(reply)), reply);
+    return reply;
+  };
+  const reply = send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', task: {} } });
   assert.equal(reply.result.task.status, 'working');
   const outs = mod.drainOutputs(e);
   assert.deepEqual(outs.map((o) => o.kind), ['execute']);
   assert.deepEqual(mod.drainOutputs(e), []);
-  assert.equal(mod.handleObject(e, '{"jsonrpc":"2.0","method":"notifications/initialized"}', 'a'), null);
-  assert.equal(mod.handleObject(e, { jsonrpc: '2.0', id: 2, method: 'tasks/result', params: { taskId: reply.result.task.taskId } }, 'a'), null);
-  assert.equal(mod.handleObject(e, '{oops', 'a').error.code, -32700);
+  assert.equal(send('{"jsonrpc":"2.0","method":"notifications/initialized"}'), null);
+  assert.equal(send({ jsonrpc: '2.0', id: 2, method: 'tasks/result', params: { taskId: reply.result.task.taskId } }), null);
+  assert.equal(send('{oops').error.code, -32700);
+  e.complete(reply.result.task.taskId, JSON.stringify(TOOL_RESULT));
+  const sends = mod.drainOutputs(e).filter((o) => o.kind === 'send');
+  for (const o of sends) v.outgoing(o.message, { inReplyTo: o.inReplyTo });
+  assert.equal(v.counts.GetTaskPayloadResult, 1);
   assert.throws(() => mod.handleObject(e, undefined, 'a'), TypeError);
   const cyclic = {};
   cyclic.self = cyclic;
   assert.throws(() => mod.handleObject(e, cyclic, 'a'), TypeError);
   e.free();
+});
+
+test('audit outputs, when asked for', () => {
+  const e = engine({ audit: true });
+  const { task, outputs } = e.startTool('slow', 'alice');
+  assert.deepEqual(outputs.map((o) => o.kind), ['audit', 'execute']);
+  assert.deepEqual(outputs[0], { kind: 'audit', action: 'created', taskId: task.taskId, context: 'alice', detail: 'tools/call' });
+  e.error('tasks/get', { taskId: task.taskId }, 'mallory');
+  const [refused] = e.drain();
+  assert.equal(refused.action, 'access_refused');
+  assert.equal(refused.context, 'mallory');
+  e.engine.complete(task.taskId, JSON.stringify(TOOL_RESULT));
+  const done = e.drain().filter((o) => o.kind === 'audit');
+  assert.deepEqual(done.map((o) => [o.action, o.from, o.to]), [['transitioned', 'working', 'completed']]);
+  e.result('tasks/result', { taskId: task.taskId }, 'alice');
+  assert.deepEqual(e.drain().map((o) => o.action), ['result_fetched']);
+  // Off by default.
+  const quiet = engine();
+  assert.deepEqual(quiet.startTool('slow', 'alice').outputs.map((o) => o.kind), ['execute']);
+});
+
+test('tasks/* requests are rate limited per context, on the injected clock', () => {
+  const e = engine({ limits: { rateLimit: { burst: 3, perSecond: 1 } } });
+  const { task } = e.startTool('slow', 'alice');
+  const replies = [];
+  for (let i = 0; i < 5; i++) replies.push(e.request('tasks/get', { taskId: task.taskId }, 'alice'));
+  const refused = replies.filter((r) => 'error' in r);
+  assert.ok(refused.length >= 1, 'some polls refused');
+  assert.ok(replies.slice(0, 2).every((r) => 'result' in r), 'the burst goes through');
+  assert.equal(refused[0].error.code, -32000);
+  assert.equal(e.request('tasks/get', { taskId: task.taskId }, 'bob').error.code, -32602, 'bob has his own bucket: not found, not rate limited');
+  e.clock.advance(5000);
+  assert.ok('result' in e.request('tasks/get', { taskId: task.taskId }, 'alice'), 'refilled');
+  const unlimited = engine({ limits: { rateLimit: null } });
+  const t = unlimited.startTool('slow', 'alice').task;
+  for (let i = 0; i < 500; i++) assert.ok('result' in unlimited.request('tasks/get', { taskId: t.taskId }, 'alice'));
+});
+
+test('TaskRequestor drives a TaskEngine in memory: create, poll on pollInterval, result', () => {
+  const clock = manualClock();
+  const server = new CheckedEngine(mod, { now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required' } });
+  const client = new mod.TaskRequestor({ now: clock.now });
+  const capabilities = JSON.stringify({ tasks: JSON.parse(server.engine.capabilitiesJson()) });
+  assert.deepEqual(mod.shouldAugment(capabilities, 'tools/call', 'required', false), { augment: true, reason: 'the tool requires task-augmented execution' });
+  assert.equal(mod.shouldAugment(capabilities, 'tools/call', 'forbidden', true).augment, false);
+  assert.equal(mod.shouldAugment('{}', 'tools/call', 'required', true).augment, false);
+  const REQUEST_DEFS = { 'tools/call': 'CallToolRequest', 'tasks/get': 'GetTaskRequest', 'tasks/result': 'GetTaskPayloadRequest', 'tasks/list': 'ListTasksRequest', 'tasks/cancel': 'CancelTaskRequest' };
+  const events = [];
+  const pump = () => {
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (let o = client.pollOutput(); o !== null; o = client.pollOutput()) {
+        moved = true;
+        if (o.kind !== 'send') {
+          events.push(o);
+          continue;
+        }
+        const msg = JSON.parse(o.message);
+        assertValid(REQUEST_DEFS[msg.method] ?? 'JSONRPCRequest', msg, `requestor sent ${o.message}`);
+        const reply = server.handleText(o.message, 'me');
+        if (reply !== null) client.handle(JSON.stringify(reply));
+      }
+      for (const o of server.drain()) {
+        moved = true;
+        if (o.kind === 'send') client.handle(o.message);
+        else events.push({ server: o.kind, taskId: o.taskId });
+      }
+    }
+  };
+  const callId = client.call('tools/call', JSON.stringify({ name: 'slow', arguments: { n: 1 } }), 60_000);
+  pump();
+  const created = events.find((e) => e.kind === 'created');
+  assert.equal(created.callId, callId);
+  assert.deepEqual(client.tracked(), [created.taskId]);
+  assert.ok(events.some((e) => e.server === 'execute' && e.taskId === created.taskId));
+  assert.equal(client.nextDeadline(), clock.ms + 1000, 'polls on the receiver\'s pollInterval');
+  clock.advance(1000);
+  client.handleTimeout();
+  pump();
+  server.engine.complete(created.taskId, JSON.stringify(TOOL_RESULT));
+  pump();
+  const finished = events.find((e) => e.kind === 'finished');
+  assert.equal(finished.status, 'completed');
+  assert.deepEqual(JSON.parse(finished.response).result.content, TOOL_RESULT.content);
+  assert.deepEqual(client.tracked(), []);
+  assert.ok(server.validator.counts.GetTaskResult >= 1 && server.validator.counts.CallToolResult === 1);
+  client.free();
 });

@@ -571,13 +571,13 @@ export declare class TaskRequestor {
   pollOutput(): TaskRequestorOutput | null;
 
   /** Epoch ms of the next due poll, or `undefined` when none is scheduled. */
-  nextDeadline(): number | undefined;
+  nextDeadline(): number | null;
 
   /** Sends the polls that are due. Harmless when early or repeated. */
   handleTimeout(): void;
 
   /** The last known `Task` JSON of a tracked task, or `undefined`. */
-  task(taskId: string): string | undefined;
+  task(taskId: string): string | null;
 
   /** IDs of the tracked tasks. */
   tracked(): string[];

@@ -5,35 +5,28 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO_ROOT, withChromium } from '../helpers/browser.mjs';
+import { withChromium } from '../helpers/browser.mjs';
+import { REPO_ROOT, installPackage } from '../helpers/package.mjs';
 import { withWorkerd } from '../helpers/workerd.mjs';
 import { PKG_DIR } from './harness.mjs';
 
 const JS_TESTS = path.join(REPO_ROOT, 'js-tests');
+let pkg;
 let tmp;
 let installed;
 
 before(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-task-core-sdk-'));
-  const out = execFileSync('npm', ['pack', PKG_DIR, '--pack-destination', tmp, '--json', '--silent'], { encoding: 'utf8' });
-  const [{ filename, files }] = JSON.parse(out);
-  for (const f of ['sdk.js', 'sdk.cjs', 'sdk.d.ts', 'sdk.d.cts']) {
-    assert.ok(files.some((x) => x.path === f), `${f} is in the npm package`);
-  }
-  installed = path.join(tmp, 'node_modules', 'mcp-task-core');
-  fs.mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', path.join(tmp, filename), '-C', installed, '--strip-components=1']);
+  pkg = installPackage({ prefix: 'mcp-task-core-sdk-' });
+  ({ dir: tmp, installed } = pkg);
+  for (const f of ['sdk.js', 'sdk.cjs', 'sdk.d.ts', 'sdk.d.cts']) assert.ok(pkg.files.includes(f), `${f} is in the npm package`);
   // The peer dependency, as the user's project would have it.
   fs.mkdirSync(path.join(tmp, 'node_modules', '@modelcontextprotocol'));
   fs.symlinkSync(path.join(JS_TESTS, 'node_modules', '@modelcontextprotocol', 'sdk'), path.join(tmp, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir');
 });
 
-after(() => {
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+after(() => pkg?.cleanup());
 
 const shared = (file) => {
   const src = fs.readFileSync(path.join(PKG_DIR, file), 'utf8');

@@ -248,15 +248,15 @@ export function requestor(receiverCapabilities: string): void {
         break;
       }
       case 'listed': if (out.error === null) JSON.parse(out.tasks) as Task[]; break;
-      case 'lost': r.respondError(out.taskId, out.error); break;
+      case 'lost': JSON.parse(out.error); break;
       default: void out;
     }
   }
-  const due: number | undefined = r.nextDeadline();
-  if (due !== undefined) r.handleTimeout();
+  const due: number | null = r.nextDeadline();
+  if (due !== null) r.handleTimeout();
   const ids: string[] = r.tracked();
   for (const id of ids) {
-    const last: string | undefined = r.task(id);
+    const last: string | null = r.task(id);
     void last;
     r.cancel(id);
     r.forget(id);

@@ -37,6 +37,14 @@ impl Engine {
         progress_token: Option<&str>,
     ) -> Result<Task, HostError> {
         let now = self.tick();
+        // The token is pasted into notifications/progress as raw JSON: only a JSON string
+        // or integer (what MCP allows) may pass.
+        if let Some(token) = progress_token {
+            let valid = serde_json::from_str::<serde_json::Value>(token).is_ok_and(|v| v.is_string() || v.is_i64() || v.is_u64());
+            if !valid {
+                return Err(HostError::invalid("progressToken must be raw JSON of a string or an integer, e.g. \"\\\"tok-1\\\"\" or \"7\""));
+            }
+        }
         let token = progress_token.map(str::to_owned);
         match self.create(context, kind, ttl, token, now) {
             Ok(id) => self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id }),

@@ -1,6 +1,6 @@
 //! `TaskRequestor` and `shouldAugment` for JavaScript: the requestor role.
 
-use super::{host_error, js_error, opt_str, set, JsClock};
+use super::{host_error, js_error, opt_str, opt_string_arg, set, string_arg, JsClock};
 use crate::{PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -18,12 +18,19 @@ fn number(options: &JsValue, key: &str) -> Result<Option<u64>, JsValue> {
 
 /// Whether to send a request as a task: `{augment, reason}`.
 #[wasm_bindgen(js_name = shouldAugment)]
-pub fn should_augment(capabilities_json: &str, method: &str, task_support: Option<String>, prefer_task: bool) -> JsValue {
-    let d = crate::should_augment(capabilities_json, method, task_support.as_deref(), prefer_task);
+pub fn should_augment(
+    #[wasm_bindgen(unchecked_param_type = "string")] capabilities_json: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null")] task_support: JsValue,
+    prefer_task: bool,
+) -> Result<JsValue, JsValue> {
+    let (capabilities_json, method) = (string_arg(&capabilities_json, "capabilitiesJson")?, string_arg(&method, "method")?);
+    let task_support = opt_string_arg(&task_support, "taskSupport")?;
+    let d = crate::should_augment(&capabilities_json, &method, task_support.as_deref(), prefer_task);
     let obj = Object::new();
     set(&obj, "augment", d.augment);
     set(&obj, "reason", d.reason);
-    obj.into()
+    Ok(obj.into())
 }
 
 /// The requestor side of MCP tasks, for one receiver.
@@ -62,7 +69,15 @@ impl TaskRequestor {
 
     /// Sends a request; `ttl`: `undefined` for a plain request, `null` to augment
     /// without a ttl, a number to augment with that ttl. Returns the call id.
-    pub fn call(&mut self, method: &str, params_json: Option<String>, task: JsValue, progress_token_json: Option<String>) -> Result<String, JsValue> {
+    pub fn call(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] params_json: JsValue,
+        task: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] progress_token_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let (method, params_json) = (string_arg(&method, "method")?, opt_string_arg(&params_json, "paramsJson")?);
+        let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
         let task = if task.is_undefined() || task == JsValue::FALSE {
             None
         } else if task.is_null() || task == JsValue::TRUE {
@@ -73,28 +88,39 @@ impl TaskRequestor {
                 _ => return Err(js_error("invalid_argument", "ttl must be undefined (plain), null or true (task, default ttl) or a non-negative integer")),
             }
         };
-        self.inner.call(method, params_json.as_deref(), task, progress_token_json.as_deref()).map_err(host_error)
+        self.inner.call(&method, params_json.as_deref(), task, progress_token_json.as_deref()).map_err(host_error)
     }
 
     /// Feeds one message from the receiver.
-    pub fn handle(&mut self, message: &str) {
-        self.inner.handle_message(message);
+    pub fn handle(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue) -> Result<(), JsValue> {
+        self.inner.handle_message(&string_arg(&message, "message")?);
+        Ok(())
     }
 
     /// Answers the receiver's side-channel request with a result object (JSON text).
-    pub fn respond(&mut self, request_id: &str, result_json: &str) -> Result<(), JsValue> {
-        self.inner.respond(request_id, result_json).map_err(host_error)
+    pub fn respond(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
+    ) -> Result<(), JsValue> {
+        let (request_id, result_json) = (string_arg(&request_id, "requestId")?, string_arg(&result_json, "resultJson")?);
+        self.inner.respond(&request_id, &result_json).map_err(host_error)
     }
 
     /// Answers the receiver's side-channel request with a JSON-RPC error object (JSON text).
     #[wasm_bindgen(js_name = respondError)]
-    pub fn respond_error(&mut self, request_id: &str, error_json: &str) -> Result<(), JsValue> {
-        self.inner.respond_error(request_id, error_json).map_err(host_error)
+    pub fn respond_error(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] error_json: JsValue,
+    ) -> Result<(), JsValue> {
+        let (request_id, error_json) = (string_arg(&request_id, "requestId")?, string_arg(&error_json, "errorJson")?);
+        self.inner.respond_error(&request_id, &error_json).map_err(host_error)
     }
 
     /// Asks the receiver to cancel a tracked task; returns the request id.
-    pub fn cancel(&mut self, task_id: &str) -> Result<String, JsValue> {
-        self.inner.cancel(task_id).map_err(host_error)
+    pub fn cancel(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<String, JsValue> {
+        self.inner.cancel(&string_arg(&task_id, "taskId")?).map_err(host_error)
     }
 
     /// Lists all tasks, following cursors; returns the first request id.
@@ -176,9 +202,9 @@ impl TaskRequestor {
     }
 
     /// Epoch ms of the next due poll, or `null`.
-    #[wasm_bindgen(js_name = nextDeadline)]
-    pub fn next_deadline(&self) -> Option<f64> {
-        self.inner.next_deadline().map(|ms| ms as f64)
+    #[wasm_bindgen(js_name = nextDeadline, unchecked_return_type = "number | null")]
+    pub fn next_deadline(&self) -> JsValue {
+        self.inner.next_deadline().map_or(JsValue::NULL, |ms| JsValue::from(ms as f64))
     }
 
     /// Sends the polls that are due.
@@ -188,8 +214,9 @@ impl TaskRequestor {
     }
 
     /// The last known task JSON, or `null`.
-    pub fn task(&self, task_id: &str) -> Option<String> {
-        self.inner.task(task_id)
+    #[wasm_bindgen(unchecked_return_type = "string | null")]
+    pub fn task(&self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
+        Ok(opt_str(self.inner.task(&string_arg(&task_id, "taskId")?)))
     }
 
     /// IDs of the tracked tasks.
@@ -198,8 +225,9 @@ impl TaskRequestor {
     }
 
     /// Stops tracking a task.
-    pub fn forget(&mut self, task_id: &str) {
-        self.inner.forget(task_id);
+    pub fn forget(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<(), JsValue> {
+        self.inner.forget(&string_arg(&task_id, "taskId")?);
+        Ok(())
     }
 
     /// The tracked tasks as JSON text, to persist.
@@ -210,7 +238,7 @@ impl TaskRequestor {
 
     /// Tracks the tasks of an exported state again; returns how many.
     #[wasm_bindgen(js_name = importState)]
-    pub fn import_state(&mut self, state: &str) -> Result<usize, JsValue> {
-        self.inner.import_state(state).map_err(host_error)
+    pub fn import_state(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue) -> Result<usize, JsValue> {
+        self.inner.import_state(&string_arg(&state, "state")?).map_err(host_error)
     }
 }

@@ -1,0 +1,254 @@
+// P1 — wire path: JSON-RPC text in, response text out, for one mix of task requests.
+//
+// Ours: TaskEngine.handle(message, context) for every message, pollOutput() drained after every
+// call (execute events, status notifications), tasks finished with engine.complete().
+//
+// SDK: the official @modelcontextprotocol/sdk 1.x McpServer with InMemoryTaskStore and
+// InMemoryTaskMessageQueue, connected to InMemoryTransport. The client side is the raw
+// transport: the harness JSON.parse()s each message text and hands it to the server's
+// transport, and JSON.stringify()s every message the server sends. (A real transport, e.g.
+// stdio, would also validate each message with zod; that is left out, which favours the SDK.)
+// The tool finishes its tasks the way SDK tools do: extra.taskStore.storeTaskResult().
+//
+// Mix over N tasks (same message texts for both):
+//   create  N × tools/call {task:{ttl}}           get1    N × tasks/get (working)
+//   complete 3N/4 tasks (host/tool call)           cancel  N/4 × tasks/cancel
+//   get2    N × tasks/get (terminal)               result  3N/4 × tasks/result
+//   list    every page of the N tasks (page size 10 on both; the SDK's is fixed at 10)
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { importEngine, liftedLimits, repeat, resultOf } from './lib.mjs';
+
+const CONTEXT = 'session-1';
+const TTL = 600_000;
+const PHASES = ['create', 'get1', 'complete', 'cancel', 'get2', 'result', 'list'];
+
+const rpc = (id, method, params) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+
+/** The message texts of one run (task IDs are known only after `create`, so built lazily). */
+function createMessages(n) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(rpc(i + 10, 'tools/call', { name: 'bench', arguments: {}, task: { ttl: TTL } }));
+  return out;
+}
+const perTask = (ids, base, method, pick = () => true) =>
+  ids.flatMap((taskId, i) => (pick(i) ? [rpc(base + i, method, { taskId })] : []));
+const completes = (i) => i % 4 !== 3;
+const cancels = (i) => i % 4 === 3;
+
+function taskIdsFrom(responses) {
+  return responses.map((text) => JSON.parse(text).result.task.taskId);
+}
+
+// ---------------------------------------------------------------------------------------------
+async function runOurs(n, TaskEngine) {
+  const engine = new TaskEngine({
+    tools: { bench: 'required' },
+    pageSize: 10,
+    ttl: { maxMs: TTL },
+    limits: liftedLimits(),
+  });
+  engine.handle(rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } }), CONTEXT);
+  while (engine.pollOutput()) {}
+  const sent = [];
+  const send = (text) => {
+    const reply = engine.handle(text, CONTEXT);
+    if (reply !== null) sent.push(reply);
+    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
+    return reply;
+  };
+  const time = {};
+  const ops = {};
+  const phase = (name, messages) => {
+    const t = performance.now();
+    for (const m of messages) send(m);
+    time[name] = performance.now() - t;
+    ops[name] = messages.length;
+  };
+
+  const creates = createMessages(n);
+  let t = performance.now();
+  const createReplies = creates.map((m) => send(m));
+  time.create = performance.now() - t;
+  ops.create = n;
+  const ids = taskIdsFrom(createReplies);
+
+  phase('get1', perTask(ids, 100_000, 'tasks/get'));
+
+  const results = ids.map((_, i) => resultOf(i, 256));
+  t = performance.now();
+  let done = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (!completes(i)) continue;
+    engine.complete(ids[i], JSON.stringify(results[i]));
+    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
+    done++;
+  }
+  time.complete = performance.now() - t;
+  ops.complete = done;
+
+  phase('cancel', perTask(ids, 200_000, 'tasks/cancel', cancels));
+  phase('get2', perTask(ids, 300_000, 'tasks/get'));
+  phase('result', perTask(ids, 400_000, 'tasks/result', completes));
+
+  t = performance.now();
+  let cursor;
+  let pages = 0;
+  let listed = 0;
+  do {
+    const reply = send(rpc(500_000 + pages, 'tasks/list', cursor === undefined ? {} : { cursor }));
+    const page = JSON.parse(reply).result;
+    listed += page.tasks.length;
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  time.list = performance.now() - t;
+  ops.list = pages;
+  if (listed !== n) throw new Error(`ours listed ${listed} of ${n} tasks`);
+  engine.free();
+  return { time, ops, sent: sent.length };
+}
+
+// ---------------------------------------------------------------------------------------------
+async function runSdk(n) {
+  const taskStore = new InMemoryTaskStore();
+  const server = new McpServer(
+    { name: 'bench', version: '1.0.0' },
+    {
+      capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore,
+      taskMessageQueue: new InMemoryTaskMessageQueue(),
+    },
+  );
+  const handles = new Map();
+  server.experimental.tasks.registerToolTask(
+    'bench',
+    { description: 'benchmark tool', execution: { taskSupport: 'required' } },
+    {
+      createTask: async (extra) => {
+        const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? TTL });
+        handles.set(task.taskId, extra.taskStore);
+        return { task };
+      },
+      getTask: async (extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (extra) => extra.taskStore.getTaskResult(extra.taskId),
+    },
+  );
+  const [client, serverTransport] = InMemoryTransport.createLinkedPair();
+  const sent = [];
+  const replies = new Map();
+  let waiting = 0;
+  let wake = null;
+  client.onmessage = (message) => {
+    const text = JSON.stringify(message);
+    sent.push(text);
+    if (message.id !== undefined && (message.result !== undefined || message.error !== undefined)) {
+      replies.set(message.id, text);
+      if (--waiting === 0 && wake) wake();
+    }
+  };
+  await server.connect(serverTransport);
+  await client.start();
+  const sendAll = async (messages) => {
+    waiting += messages.length;
+    const done = new Promise((r) => (wake = r));
+    for (const m of messages) client.send(JSON.parse(m));
+    if (waiting > 0) await done;
+    wake = null;
+  };
+  await sendAll([rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } })]);
+  await client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+
+  const time = {};
+  const ops = {};
+  const phase = async (name, messages) => {
+    const t = performance.now();
+    await sendAll(messages);
+    time[name] = performance.now() - t;
+    ops[name] = messages.length;
+  };
+  await phase('create', createMessages(n));
+  const ids = taskIdsFrom(createMessages(n).map((_, i) => replies.get(i + 10)));
+
+  await phase('get1', perTask(ids, 100_000, 'tasks/get'));
+
+  const results = ids.map((_, i) => resultOf(i, 256));
+  let t = performance.now();
+  let done = 0;
+  for (let i = 0; i < ids.length; i++) {
+    if (!completes(i)) continue;
+    await handles.get(ids[i]).storeTaskResult(ids[i], 'completed', results[i]);
+    done++;
+  }
+  time.complete = performance.now() - t;
+  ops.complete = done;
+
+  await phase('cancel', perTask(ids, 200_000, 'tasks/cancel', cancels));
+  await phase('get2', perTask(ids, 300_000, 'tasks/get'));
+  await phase('result', perTask(ids, 400_000, 'tasks/result', completes));
+
+  t = performance.now();
+  let cursor;
+  let pages = 0;
+  let listed = 0;
+  do {
+    const id = 500_000 + pages;
+    await sendAll([rpc(id, 'tasks/list', cursor === undefined ? {} : { cursor })]);
+    const page = JSON.parse(replies.get(id)).result;
+    listed += page.tasks.length;
+    cursor = page.nextCursor;
+    pages++;
+  } while (cursor !== undefined);
+  time.list = performance.now() - t;
+  ops.list = pages;
+  if (listed !== n) throw new Error(`sdk listed ${listed} of ${n} tasks`);
+  for (const text of [...replies.values()].slice(0, 3)) if (JSON.parse(text).error) throw new Error(`sdk error: ${text}`);
+  const errors = [...replies.values()].filter((text) => text.includes('"error":'));
+  if (errors.length) throw new Error(`sdk answered ${errors.length} errors, e.g. ${errors[0]}`);
+  taskStore.cleanup();
+  await server.close();
+  return { time, ops, sent: sent.length };
+}
+
+function summarise(r) {
+  const totalMs = PHASES.reduce((s, p) => s + r.time[p], 0);
+  const totalOps = PHASES.reduce((s, p) => s + r.ops[p], 0);
+  const out = { totalMs, totalOps, opsPerSec: (totalOps / totalMs) * 1000 };
+  for (const p of PHASES) out[`${p}NsPerOp`] = (r.time[p] / r.ops[p]) * 1e6;
+  return out;
+}
+
+export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
+  const { TaskEngine } = await importEngine();
+  // Interleave ours and the SDK's runs so drift (thermal, GC state) hits both alike.
+  const oursSamples = [];
+  const sdkSamples = [];
+  await repeat(
+    async (warm) => {
+      const o = summarise(await runOurs(n, TaskEngine));
+      const s = summarise(await runSdk(n));
+      if (!warm) {
+        oursSamples.push(o);
+        sdkSamples.push(s);
+      }
+      return { x: 0 };
+    },
+    { warmup, runs },
+  );
+  const med = (samples) => {
+    const out = {};
+    for (const k of Object.keys(samples[0])) out[k] = samples.map((s) => s[k]).sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+    return out;
+  };
+  return {
+    n,
+    runs,
+    warmup,
+    phases: PHASES,
+    driver:
+      'SDK: McpServer + InMemoryTaskStore/Queue over InMemoryTransport, raw transport as client (JSON.parse in, JSON.stringify out, no zod transport check); ours: TaskEngine.handle + pollOutput + complete',
+    ours: med(oursSamples),
+    sdk: med(sdkSamples),
+  };
+}

@@ -1,0 +1,32 @@
+// P3 — size: the .wasm every build loads (raw and gzip -9; brotli for reference) and the JS glue.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { PKG_DIR } from './lib.mjs';
+
+function sizes(files) {
+  const buf = Buffer.concat(files.map((f) => fs.readFileSync(path.join(PKG_DIR, f))));
+  return {
+    files,
+    raw: buf.length,
+    gzip: zlib.gzipSync(buf, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(buf, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+export function benchSize() {
+  const wasm = sizes(['web/mcp_task_core_bg.wasm']);
+  const same = ['node-esm', 'node-cjs'].every((d) =>
+    fs.readFileSync(path.join(PKG_DIR, d, 'mcp_task_core_bg.wasm')).equals(fs.readFileSync(path.join(PKG_DIR, 'web/mcp_task_core_bg.wasm'))),
+  );
+  return {
+    wasm,
+    wasmIdenticalAcrossBuilds: same,
+    // What a browser / workerd bundle loads besides the .wasm: the entry, the bindings, the extras.
+    glueWeb: sizes(['index.browser.js', 'web/mcp_task_core.js', 'extras.js']),
+    // What `import 'mcp-task-core'` loads in Node.
+    glueNodeEsm: sizes(['index.node.mjs', 'node-esm/mcp_task_core.js', 'extras.js']),
+    // The SDK adapter (mcp-task-core/sdk), on top of the above.
+    sdkAdapter: fs.existsSync(path.join(PKG_DIR, 'sdk.js')) ? sizes(['sdk.js']) : null,
+  };
+}

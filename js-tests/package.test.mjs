@@ -1,0 +1,79 @@
+// The packed package itself (files, exports map, README), and self-checks of the test
+// harness: the schema validator must reject wrong messages, and must refuse to run without
+// the schema.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+import { JS_TESTS_DIR, installPackage } from './helpers/package.mjs';
+import { ExchangeValidator } from './helpers/schema.mjs';
+
+const run = promisify(execFile);
+let pkg;
+before(() => {
+  pkg = installPackage();
+});
+after(() => pkg?.cleanup());
+
+test('the tarball holds the entries, builds, types, conveniences and the npm README', () => {
+  for (const f of [
+    'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
+    'index.workerd.js', 'extras.js', 'extras.cjs', 'node-cjs/mcp_task_core.js', 'node-cjs/mcp_task_core_bg.wasm',
+    'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'node-esm/mcp_task_core_bg.wasm', 'web/mcp_task_core.js',
+    'web/mcp_task_core_bg.wasm',
+  ]) {
+    assert.ok(pkg.files.includes(f), `${f} in the tarball`);
+  }
+  const readme = fs.readFileSync(path.join(pkg.installed, 'README.md'), 'utf8');
+  assert.match(readme, /npm install mcp-task-core/);
+  assert.match(readme, /## Options/);
+  assert.match(readme, /Cloudflare Workers/);
+  assert.match(fs.readFileSync(path.join(pkg.installed, 'extras.cjs'), 'utf8'), /module\.exports = \{ handleObject, drainOutputs \}/);
+});
+
+test('every target of the exports map exists', () => {
+  const targets = [];
+  const walk = (v) => {
+    if (typeof v === 'string') targets.push(v);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(pkg.packageJson.exports);
+  walk(pkg.packageJson.main);
+  walk(pkg.packageJson.browser);
+  walk(pkg.packageJson.types);
+  assert.ok(targets.length > 10);
+  for (const t of targets) assert.ok(fs.existsSync(path.join(pkg.installed, t)), `${t} exists`);
+  const root = pkg.packageJson.exports['.'];
+  assert.equal(root.workerd, './index.workerd.js');
+  assert.equal(root.browser, './index.browser.js');
+  assert.deepEqual(root.node, { import: './index.node.mjs', require: './index.node.cjs' });
+  assert.deepEqual(root.types, { require: './index.d.cts', default: './index.d.ts' });
+});
+
+test('harness: the validator rejects what the schema forbids', () => {
+  const v = new ExchangeValidator();
+  v.incoming('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","task":{}}}');
+  v.incoming('{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t"}}');
+  const task = { taskId: 't', status: 'working', createdAt: '2025-11-25T10:30:00.000Z', lastUpdatedAt: '2025-11-25T10:30:00.000Z', ttl: 1000 };
+  v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task } }));
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task: { ...task, status: 'done' } } })), /CreateTaskResult/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { task: { ...task, ttl: undefined } } })), /CreateTaskResult/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { ...task, pollInterval: 1.5 } })), /GetTaskResult/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { ...task, createdAt: 'yesterday' } })), /ISO 8601/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { ...task, _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } } })), /related-task/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 99, result: {} })), /no request/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: 'x', message: 'm' } })), /JSONRPCErrorResponse/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/tasks/status', params: { taskId: 't' } })), /TaskStatusNotification/);
+  assert.throws(() => v.outgoing(JSON.stringify({ jsonrpc: '2.0', id: 'e', method: 'elicitation/create', params: { message: 'm' } })), /ElicitRequest/);
+  assert.throws(() => v.outgoing('{"jsonrpc":"2.0"'), SyntaxError);
+});
+
+test('harness: a missing schema fails loudly', async () => {
+  const probe = `import { ExchangeValidator } from ${JSON.stringify(path.join(JS_TESTS_DIR, 'helpers', 'schema.mjs'))}; new ExchangeValidator();`;
+  await assert.rejects(
+    run(process.execPath, ['--input-type=module', '-e', probe], { env: { ...process.env, MCP_SPEC_DIR: '/nonexistent/spec' }, cwd: JS_TESTS_DIR }),
+    (err) => /MCP schema not found at \/nonexistent\/spec\/2025-11-25\/schema\.json/.test(err.stderr),
+  );
+});
