@@ -1,5 +1,6 @@
 // Summarise a V8 .cpuprofile (node --cpu-prof): self and inclusive time per function.
 //   node js-tests/bench/profile-summary.mjs FILE.cpuprofile [TOP=30] [FILTER_REGEX]
+//   UNDER=REGEX ...   only samples with a frame matching REGEX on the stack
 import fs from 'node:fs';
 
 const [file, topArg = '30', filter] = process.argv.slice(2);
@@ -25,7 +26,13 @@ const key = (n) => {
 };
 const selfBy = new Map();
 const inclBy = new Map();
+const under = process.env.UNDER ? new RegExp(process.env.UNDER) : null;
+const onStack = (id, r) => {
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) if (r.test(key(byId.get(cur)))) return true;
+  return false;
+};
 for (const [id, us] of self) {
+  if (under && !onStack(id, under)) continue;
   const k = key(byId.get(id));
   selfBy.set(k, (selfBy.get(k) ?? 0) + us);
   // inclusive: every distinct function on the stack

@@ -47,11 +47,25 @@ const MIME = {
 };
 const mimeOf = (p) => MIME[path.extname(p).toLowerCase()] ?? 'application/octet-stream';
 
+/** Streams one request to `target` (an http://127.0.0.1 origin) and the answer back, unbuffered. */
+function proxy(req, res, target) {
+  const upstream = http.request(new URL(req.url, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', (err) => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end(String(err));
+  });
+  req.pipe(upstream);
+}
+
 /**
  * Serve `mounts` (URL prefix -> directory) and `files` (URL path -> string|Buffer) on
- * 127.0.0.1 at a random port. Resolves to { baseUrl, close }.
+ * 127.0.0.1 at a random port, and pass `proxies` (URL prefix -> origin) through, streaming
+ * (so a page can reach a server of another port as same-origin). Resolves to { baseUrl, close }.
  */
-export async function serveStatic({ mounts = {}, files = {} } = {}) {
+export async function serveStatic({ mounts = {}, files = {}, proxies = {} } = {}) {
   const prefixes = Object.entries(mounts)
     .map(([prefix, dir]) => [prefix.endsWith('/') ? prefix : prefix + '/', path.resolve(dir)])
     .sort((a, b) => b[0].length - a[0].length);
@@ -61,6 +75,8 @@ export async function serveStatic({ mounts = {}, files = {} } = {}) {
       res.end(body);
     };
     try {
+      const via = Object.keys(proxies).find((prefix) => req.url.startsWith(prefix));
+      if (via) return proxy(req, res, proxies[via]);
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed');
       let urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       if (Object.hasOwn(files, urlPath)) return send(200, files[urlPath], mimeOf(urlPath));
@@ -107,16 +123,17 @@ export async function serveStatic({ mounts = {}, files = {} } = {}) {
  * @param {object} [opts]
  * @param {Record<string,string>} [opts.mounts]  URL prefix -> directory; default { '/pkg/': <repo>/pkg }
  * @param {Record<string,string|Buffer>} [opts.files]  URL path -> inline content (e.g. test pages)
+ * @param {Record<string,string>} [opts.proxies]  URL prefix -> origin to pass requests to
  * @param {number} [opts.timeoutMs]  default timeout for page actions (default 30 s)
  * page console messages and uncaught errors are collected in ctx.logs, and appended to
  * the message of an error thrown by fn.
  */
 export async function withChromium(fn, opts = {}) {
-  const { mounts = { '/pkg/': path.join(REPO_ROOT, 'pkg') }, files = {}, timeoutMs = 30_000 } = opts;
+  const { mounts = { '/pkg/': path.join(REPO_ROOT, 'pkg') }, files = {}, proxies = {}, timeoutMs = 30_000 } = opts;
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium not found at ${CHROMIUM_PATH}: run scripts/setup.sh --browser`);
   }
-  const server = await serveStatic({ mounts, files });
+  const server = await serveStatic({ mounts, files, proxies });
   let userDataDir;
   let context;
   const logs = [];
