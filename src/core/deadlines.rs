@@ -30,9 +30,4 @@ impl Deadlines {
             _ => None,
         }
     }
-
-    #[cfg(test)]
-    pub fn len(&self) -> usize {
-        self.index.len()
-    }
 }

@@ -309,9 +309,4 @@ impl TaskTable {
         self.expired_order.push_back(id.clone());
         self.expired.insert(id, context);
     }
-
-    #[cfg(test)]
-    pub fn deadline_count(&self) -> usize {
-        self.deadlines.len()
-    }
 }

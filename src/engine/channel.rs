@@ -128,9 +128,4 @@ impl Channels {
             None => false,
         }
     }
-
-    /// Takes the waiters of a task that just finished, leaving no state behind.
-    pub fn finish(&mut self, task_id: &str) -> Vec<Waiter> {
-        self.close(task_id)
-    }
 }

@@ -131,7 +131,7 @@ impl Engine {
     /// Notifies, answers every waiting `tasks/result` and drops side-channel state.
     pub(super) fn after_terminal(&mut self, task_id: &str) {
         self.notify_status(task_id);
-        let waiters = self.channels.finish(task_id);
+        let waiters = self.channels.close(task_id);
         if let Some(t) = self.table.get(task_id) {
             let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, payload_response(t, &w.id), w.id)).collect();
             for (context, response, id) in sends {
