@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for a given time: fuzz/run.sh TARGET SECONDS
 # Targets: message (JSON-RPC entry point, raw bytes), sequence (host calls and
-# peer messages via `arbitrary`), cursor (tasks/list cursor decoding).
+# peer messages via `arbitrary`), cursor (tasks/list cursor decoding), requestor
+# (receiver messages and saved requestor states).
 # Needs the nightly toolchain and cargo-fuzz (installed here when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."

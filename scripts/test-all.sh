@@ -20,7 +20,7 @@ cargo test --doc
 
 echo "== Fuzz smoke (${FUZZ_SECONDS:-60} s per target)"
 fuzz_log="$(mktemp)"
-for target in message sequence cursor; do
+for target in message sequence cursor requestor; do
   if ! ./fuzz/run.sh "$target" "${FUZZ_SECONDS:-60}" >"$fuzz_log" 2>&1; then
     tail -n 40 "$fuzz_log"
     echo "fuzz target $target failed (inputs in fuzz/artifacts/$target)"
