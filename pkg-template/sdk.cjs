@@ -184,6 +184,9 @@ function engineOptions(options) {
   return out;
 }
 
+/** The store's internal "which context owns this task" lookup, for the linked queue. */
+const OWNER = Symbol('mcp-task-core/sdk task owner');
+
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
 
@@ -282,7 +285,14 @@ class WasmTaskStore {
     }
     if (this.#timer !== null && this.#timerAt === deadline) return;
     this.#disarm();
-    const delay = Math.min(MAX_DELAY, Math.max(0, deadline - Number(this.#now())));
+    let now;
+    try {
+      now = Number(this.#now());
+    } catch {
+      now = NaN;
+    }
+    if (!Number.isFinite(now)) now = Date.now();
+    const delay = Math.min(MAX_DELAY, Math.max(0, deadline - now));
     this.#timerAt = deadline;
     this.#timer = setTimeout(() => {
       this.#timer = null;
@@ -461,6 +471,11 @@ class WasmTaskStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /** The engine context of a live task, or undefined (used by WasmTaskMessageQueue). */
+  [OWNER](taskId) {
+    return this.#tasks.get(taskId)?.context;
+  }
+
   /** Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks). */
   getAllTasks() {
     const engine = this.#engine;
@@ -517,14 +532,22 @@ class WasmTaskStore {
 const QUEUED_TYPES = new Set(['request', 'notification', 'response', 'error']);
 
 /**
- * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x: one FIFO per (session, task),
- * messages kept as JSON text. `enqueue` throws when the SDK's `maxSize` (its
- * `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default 1000) is reached.
- * With `{ taskStore }` (a WasmTaskStore) the queues of tasks that expire are dropped.
+ * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x: one FIFO per task, messages kept as
+ * JSON text, delivered only to the session the task belongs to. `enqueue` throws when the SDK's
+ * `maxSize` (its `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default 1000)
+ * is reached.
+ *
+ * With `{ taskStore }` (a WasmTaskStore) the task's session comes from the store, and the
+ * queues of tasks that expire are dropped. Without it, the first `enqueue` that names a session
+ * binds the queue to it. (SDK versions before 1.32 enqueue side-channel requests without a
+ * session ID; the store link makes that harmless, and the queue never delivers a task's messages
+ * to another session, which those versions do not check before draining.)
  */
 class WasmTaskMessageQueue {
+  /** taskId -> { context: engine context or null (not known yet), messages: JSON text[] } */
   #queues = new Map();
   #max;
+  #store = null;
   #detach = null;
 
   constructor(options = {}) {
@@ -535,13 +558,25 @@ class WasmTaskMessageQueue {
     }
     this.#max = max;
     if (options.taskStore !== undefined) {
-      if (!options.taskStore || typeof options.taskStore.onTaskExpired !== 'function') {
+      const store = options.taskStore;
+      if (!store || typeof store.onTaskExpired !== 'function') {
         throw new TypeError('options.taskStore must be a WasmTaskStore');
       }
-      this.#detach = options.taskStore.onTaskExpired((taskId, sessionId) => {
-        this.#queues.delete(keyOf(taskId, sessionId));
+      if (typeof store[OWNER] === 'function') this.#store = store;
+      this.#detach = store.onTaskExpired((taskId, sessionId) => {
+        const entry = this.#queues.get(taskId);
+        if (entry && (entry.context === null || entry.context === contextOf(sessionId))) this.#queues.delete(taskId);
       });
     }
+  }
+
+  /** The entry of `taskId` if `sessionId` may read it. */
+  #readable(taskId, sessionId) {
+    const entry = this.#queues.get(taskId);
+    if (!entry) return undefined;
+    const owner = this.#store ? this.#store[OWNER](taskId) : undefined;
+    const context = owner ?? entry.context;
+    return context === null || context === contextOf(sessionId) ? entry : undefined;
   }
 
   async enqueue(taskId, message, sessionId, maxSize) {
@@ -549,8 +584,14 @@ class WasmTaskMessageQueue {
     if (!isPlainObject(message) || !QUEUED_TYPES.has(message.type)) {
       throw invalid("A queued message must be an object with type 'request', 'notification', 'response' or 'error'");
     }
-    const key = keyOf(taskId, sessionId);
-    const queue = this.#queues.get(key) ?? [];
+    const given = sessionId === undefined || sessionId === null ? null : contextOf(sessionId);
+    const entry = this.#queues.get(taskId);
+    const owner = (this.#store ? this.#store[OWNER](taskId) : undefined) ?? entry?.context ?? null;
+    if (given !== null && owner !== null && given !== owner) {
+      throw new TaskStoreError(INVALID_PARAMS, `Task not found: ${taskId}`, 'unknown_task');
+    }
+    const context = owner ?? given;
+    const queue = entry?.messages ?? [];
     const limit = maxSize === undefined || maxSize === null ? this.#max : Math.min(maxSize, this.#max);
     if (queue.length >= limit) {
       throw new TaskStoreError(
@@ -561,33 +602,32 @@ class WasmTaskMessageQueue {
     }
     const text = jsonText(message, 'queued message');
     queue.push(text);
-    this.#queues.set(key, queue);
+    this.#queues.set(taskId, { context, messages: queue });
   }
 
   async dequeue(taskId, sessionId) {
-    const key = keyOf(taskId, sessionId);
-    const queue = this.#queues.get(key);
-    if (!queue) return undefined;
-    const text = queue.shift();
-    if (queue.length === 0) this.#queues.delete(key);
+    const entry = this.#readable(taskId, sessionId);
+    if (!entry) return undefined;
+    const text = entry.messages.shift();
+    if (entry.messages.length === 0) this.#queues.delete(taskId);
     return text === undefined ? undefined : JSON.parse(text);
   }
 
   async dequeueAll(taskId, sessionId) {
-    const key = keyOf(taskId, sessionId);
-    const queue = this.#queues.get(key) ?? [];
-    this.#queues.delete(key);
-    return queue.map((text) => JSON.parse(text));
+    const entry = this.#readable(taskId, sessionId);
+    if (!entry) return [];
+    this.#queues.delete(taskId);
+    return entry.messages.map((text) => JSON.parse(text));
   }
 
-  /** Messages waiting for one task (or for all tasks without arguments). */
-  size(taskId, sessionId) {
+  /** Messages waiting for one task (or for all tasks without an argument). */
+  size(taskId) {
     if (taskId === undefined) {
       let n = 0;
-      for (const q of this.#queues.values()) n += q.length;
+      for (const entry of this.#queues.values()) n += entry.messages.length;
       return n;
     }
-    return this.#queues.get(keyOf(taskId, sessionId))?.length ?? 0;
+    return this.#queues.get(taskId)?.messages.length ?? 0;
   }
 
   /** Drops every queue and stops listening to the task store. */
@@ -595,11 +635,8 @@ class WasmTaskMessageQueue {
     this.#queues.clear();
     if (this.#detach) this.#detach();
     this.#detach = null;
+    this.#store = null;
   }
-}
-
-function keyOf(taskId, sessionId) {
-  return contextOf(sessionId) + '\u0000' + String(taskId);
 }
 // ---- END SHARED ----
 

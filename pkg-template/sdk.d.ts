@@ -93,14 +93,17 @@ export declare class WasmTaskStore implements TaskStore {
 export interface WasmTaskMessageQueueOptions {
   /** Messages one task may have queued; `enqueue` throws beyond it. Default 1000. */
   maxMessagesPerTask?: number;
-  /** Drop the queues of this store's tasks when they expire. */
+  /** Take each task's session from this store, and drop the messages of tasks that expire. */
   taskStore?: WasmTaskStore;
 }
 
 /**
- * A `TaskMessageQueue`: one FIFO per (session, task), messages kept as JSON text (they must be
- * JSON-serialisable). `enqueue` throws when the SDK's `maxSize` (`maxTaskQueueSize`) or
- * `maxMessagesPerTask` is reached.
+ * A `TaskMessageQueue`: one FIFO per task, messages kept as JSON text (they must be
+ * JSON-serialisable), delivered only to the session the task belongs to (another session's
+ * `dequeue` gets nothing, its `enqueue` throws -32602). `enqueue` throws when the SDK's `maxSize`
+ * (`maxTaskQueueSize`) or `maxMessagesPerTask` is reached. With `{ taskStore }` the task's session
+ * comes from the store (SDK versions before 1.32 enqueue side-channel requests without one) and
+ * expired tasks' messages are dropped; without it the first session named binds the queue.
  */
 export declare class WasmTaskMessageQueue implements TaskMessageQueue {
   constructor(options?: WasmTaskMessageQueueOptions);
@@ -108,7 +111,7 @@ export declare class WasmTaskMessageQueue implements TaskMessageQueue {
   dequeue(taskId: string, sessionId?: string): Promise<QueuedMessage | undefined>;
   dequeueAll(taskId: string, sessionId?: string): Promise<QueuedMessage[]>;
   /** Messages queued for one task, or for all tasks. */
-  size(taskId?: string, sessionId?: string): number;
+  size(taskId?: string): number;
   /** Drops every queue and detaches from the task store. */
   cleanup(): void;
 }

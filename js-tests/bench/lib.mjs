@@ -11,6 +11,8 @@ export const JS_TESTS_DIR = path.resolve(BENCH_DIR, '..');
 export const REPO_ROOT = path.resolve(JS_TESTS_DIR, '..');
 /** The built package (scripts/build-pkg.sh). BENCH_PKG_DIR points elsewhere, e.g. a build with wasm names for profiling. */
 export const PKG_DIR = path.resolve(process.env.BENCH_PKG_DIR || path.join(REPO_ROOT, 'pkg'));
+// Child processes (spawned with another cwd) inherit the absolute path.
+process.env.BENCH_PKG_DIR = PKG_DIR;
 export const T0 = Date.parse('2025-11-25T00:00:00.000Z');
 
 /** Limits lifted for benchmarks (the default rate limit would refuse most tasks/* requests). */
@@ -120,13 +122,17 @@ export function cpuModel() {
   return os.cpus()[0]?.model ?? 'unknown';
 }
 
-/** A CallToolResult whose JSON text is exactly `bytes` long and unique to `i` (a flat string). */
+const FILLER = 'x'.repeat(64 * 1024);
+const EMPTY_RESULT = '{"content":[{"type":"text","text":""}]}';
+/**
+ * A CallToolResult whose JSON text is exactly `bytes` long and unique to `i`. Built with
+ * JSON.parse, as a result arriving from the wire or a tool's JSON would be, so its strings are
+ * flat and its own (String.prototype.padEnd or `+` would make cons strings that share their
+ * filler between results and undercount what a store retains).
+ */
 export function resultOf(i, bytes = 1024) {
-  const head = `r${i}:`;
-  const empty = JSON.stringify({ content: [{ type: 'text', text: '' }] }).length;
-  const text = head.padEnd(bytes - empty, 'x');
-  const result = { content: [{ type: 'text', text }] };
-  return result;
+  const text = (`r${i}:` + FILLER).slice(0, bytes - EMPTY_RESULT.length);
+  return JSON.parse(`{"content":[{"type":"text","text":"${text}"}]}`);
 }
 
 /** Fastest-first formatting helpers. */

@@ -18,7 +18,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { importEngine, liftedLimits, repeat, resultOf } from './lib.mjs';
+import { gc, importEngine, liftedLimits, repeat, resultOf } from './lib.mjs';
 
 const CONTEXT = 'session-1';
 const TTL = 600_000;
@@ -226,7 +226,10 @@ export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
   const sdkSamples = [];
   await repeat(
     async (warm) => {
+      // A full GC before each run, so neither side pays for the other's garbage.
+      gc();
       const o = summarise(await runOurs(n, TaskEngine));
+      gc();
       const s = summarise(await runSdk(n));
       if (!warm) {
         oursSamples.push(o);

@@ -6,8 +6,8 @@
 // tools/call, minus the same for an empty Worker (no package modules at all). Interleaved; medians.
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
-import { startWorkerd } from '../helpers/workerd.mjs';
-import { BENCH_DIR, PKG_DIR, median, runNode } from './lib.mjs';
+import { DEFAULT_COMPATIBILITY_DATE, startWorkerd } from '../helpers/workerd.mjs';
+import { BENCH_DIR, PKG_DIR, median, quantile, runNode } from './lib.mjs';
 
 const MESSAGE = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}';
 
@@ -54,7 +54,15 @@ async function timeWorker(kind) {
   if (kind === 'ours') {
     ({ mf, dispose } = await startWorkerd({ script: OURS_WORKER, pkgDir: PKG_DIR }));
   } else {
-    mf = new Miniflare({ host: '127.0.0.1', port: 0, compatibilityDate: '2026-04-01', modules: true, script: EMPTY_WORKER });
+    // The same Miniflare options as startWorkerd() builds, without the package's modules.
+    mf = new Miniflare({
+      host: '127.0.0.1',
+      port: 0,
+      compatibilityDate: DEFAULT_COMPATIBILITY_DATE,
+      compatibilityFlags: [],
+      modulesRoot: PKG_DIR,
+      modules: [{ type: 'ESModule', path: path.join(PKG_DIR, '__test_worker__.mjs'), contents: EMPTY_WORKER }],
+    });
     await mf.ready;
     dispose = () => mf.dispose();
   }
@@ -80,6 +88,8 @@ export async function benchColdWorkerd({ runs = 7 } = {}) {
     emptyMs: median(s.empty),
     // Paired differences (each ours run against the empty run just before it), then the median.
     deltaMs: median(s.ours.map((o, i) => o - s.empty[i])),
+    deltaQ1Ms: quantile(s.ours.map((o, i) => o - s.empty[i]), 0.25),
+    deltaQ3Ms: quantile(s.ours.map((o, i) => o - s.empty[i]), 0.75),
     samples: s,
   };
 }

@@ -2,6 +2,16 @@
 import path from 'node:path';
 import { BENCH_DIR, median, runNode } from './lib.mjs';
 
+function op(samples, key) {
+  const pick = (f) => median(samples.map(f));
+  return {
+    p50: pick((s) => s[key].p50),
+    p99: pick((s) => s[key].p99),
+    p99raw: pick((s) => s[key].p99raw),
+    preemptedShare: pick((s) => s[key].preempted / s[key].samples),
+  };
+}
+
 export async function benchScale({ sizes = [1_000, 100_000, 1_000_000], runsFor = (n) => (n >= 1_000_000 ? 1 : 3) } = {}) {
   const child = path.join(BENCH_DIR, 'p5-scale-child.mjs');
   const out = {};
@@ -13,10 +23,10 @@ export async function benchScale({ sizes = [1_000, 100_000, 1_000_000], runsFor 
       runs: samples.length,
       setupNsPerTask: pick((s) => s.setupNsPerTask),
       wasmBytesPerTask: pick((s) => s.wasmBytesPerTask),
-      get: { p50: pick((s) => s.get.p50), p99: pick((s) => s.get.p99) },
-      wireGet: { p50: pick((s) => s.wireGet.p50), p99: pick((s) => s.wireGet.p99) },
-      create: { p50: pick((s) => s.create.p50), p99: pick((s) => s.create.p99) },
-      list: { p50: pick((s) => s.list.p50), p99: pick((s) => s.list.p99) },
+      get: op(samples, 'get'),
+      wireGet: op(samples, 'wireGet'),
+      create: op(samples, 'create'),
+      list: op(samples, 'list'),
       sweep: {
         expired: samples[0].sweep.expired,
         nsPerExpired: pick((s) => s.sweep.nsPerExpired),

@@ -15,7 +15,7 @@ let server;
 
 before(async () => {
   pkg = installPackage();
-  server = await startSdkServer();
+  server = await startSdkServer(pkg);
 });
 
 after(async () => {

@@ -15,7 +15,7 @@ let client;
 before(async () => {
   pkg = installPackage();
   mcp = await pkg.importEsm();
-  server = await startSdkServer();
+  server = await startSdkServer(pkg);
   client = new McpHttpClient(mcp, server.url);
   await client.connect();
 });

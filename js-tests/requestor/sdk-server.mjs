@@ -1,6 +1,6 @@
 // Starts examples/sdk-server (the official SDK 1.x server with mcp-task-core's store) on a
-// random 127.0.0.1 port, for the requestor tests. Its dependencies are installed by
-// scripts/setup.sh (examples/sdk-server/node_modules).
+// random 127.0.0.1 port, for the requestor tests: server.mjs is copied into the scratch
+// project of the packed package (see helpers/package.mjs), next to the SDK of js-tests.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,11 +9,18 @@ import { REPO_ROOT } from '../helpers/package.mjs';
 
 export const SERVER_DIR = path.join(REPO_ROOT, 'examples', 'sdk-server');
 
-/** Resolves to { url, stop, logs } once the server listens. */
-export async function startSdkServer({ stepMs = 40 } = {}) {
-  assert.ok(fs.existsSync(path.join(SERVER_DIR, 'node_modules')), `${SERVER_DIR}/node_modules missing: run scripts/setup.sh`);
+/** Resolves to { url, stop, logs } once the server listens. `pkg` is from installPackage(). */
+export async function startSdkServer(pkg, { stepMs = 40 } = {}) {
+  const nm = path.join(pkg.dir, 'node_modules');
+  const sdk = path.join(REPO_ROOT, 'js-tests', 'node_modules', '@modelcontextprotocol', 'sdk');
+  assert.ok(fs.existsSync(sdk), 'js-tests/node_modules missing: run scripts/setup.sh');
+  fs.mkdirSync(path.join(nm, '@modelcontextprotocol'), { recursive: true });
+  for (const [from, to] of [[sdk, path.join(nm, '@modelcontextprotocol', 'sdk')], [path.join(REPO_ROOT, 'js-tests', 'node_modules', 'zod'), path.join(nm, 'zod')]]) {
+    if (!fs.existsSync(to)) fs.symlinkSync(from, to, 'dir');
+  }
+  fs.copyFileSync(path.join(SERVER_DIR, 'server.mjs'), path.join(pkg.dir, 'server.mjs'));
   const child = spawn(process.execPath, ['server.mjs'], {
-    cwd: SERVER_DIR,
+    cwd: pkg.dir,
     env: { ...process.env, PORT: '0', STEP_MS: String(stepMs) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MULTI, run, SINGLE } from './scenarios.mjs';
-import { CallToolResultSchema, Control, connectInMemory, createTask, makeStores, outcome, startHttp, waitForTask } from './harness.mjs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, Control, connectInMemory, createTask, makeStores, ours, outcome, startHttp, waitForTask } from './harness.mjs';
 
 const EXPECTED = {
   required: {
@@ -176,4 +180,53 @@ test('a running task: tasks/result blocks until the end and then returns the res
     assert.equal(result.content[0].text, 'done after 1 steps');
     assert.deepEqual(result._meta['io.modelcontextprotocol/related-task'], { taskId: t.taskId });
   });
+});
+
+test('client-hosted tasks: a Client with WasmTaskStore answers an elicitation as a task', async () => {
+  const taskStore = new ours.WasmTaskStore({ timer: false });
+  const client = new Client(
+    { name: 'client-hosting-tasks', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} }, tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } } },
+      taskStore,
+      taskMessageQueue: new ours.WasmTaskMessageQueue({ taskStore }),
+    },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    const answer = { action: 'accept', content: { name: 'Ada' } };
+    if (!request.params.task) return answer;
+    const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl, pollInterval: 5 });
+    setTimeout(() => extra.taskStore.storeTaskResult(task.taskId, 'completed', answer), 5);
+    return { task };
+  });
+  const server = new McpServer({ name: 'asks', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const [ct, st] = InMemoryTransport.createLinkedPair();
+  await server.connect(st);
+  await client.connect(ct);
+  try {
+    const seen = [];
+    let result;
+    const stream = server.server.experimental.tasks.elicitInputStream(
+      { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+      { task: { ttl: 30_000 } },
+    );
+    for await (const m of stream) {
+      seen.push(m.type === 'taskStatus' ? m.task.status : m.type);
+      if (m.type === 'result') result = m.result;
+      if (m.type === 'error') throw m.error;
+    }
+    assert.equal(seen[0], 'taskCreated');
+    assert.equal(seen.at(-2), 'completed');
+    assert.equal(seen.at(-1), 'result');
+    assert.deepEqual(result.content, { name: 'Ada' });
+    const held = taskStore.getAllTasks();
+    assert.equal(held.length, 1);
+    assert.deepEqual([held[0].status, held[0].ttl], ['completed', 30_000]);
+    const listed = await server.server.experimental.tasks.listTasks();
+    assert.deepEqual(listed.tasks.map((t) => t.taskId), [held[0].taskId]);
+  } finally {
+    await client.close();
+    await server.close();
+    taskStore.cleanup();
+  }
 });

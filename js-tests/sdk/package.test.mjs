@@ -49,7 +49,8 @@ test('sdk.js and sdk.cjs share one implementation and import nothing but the eng
     assert.doesNotMatch(code(src), /node:|\bcrypto\b|@modelcontextprotocol\/sdk['/]/, 'no Node built-ins, no SDK at runtime');
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8'));
-  assert.equal(pkg.peerDependencies['@modelcontextprotocol/sdk'], '>=1.23 <2');
+  // 1.24.0 is the first SDK release with experimental tasks (TaskStore); 1.23.x has none.
+  assert.equal(pkg.peerDependencies['@modelcontextprotocol/sdk'], '>=1.24 <2');
   assert.equal(pkg.dependencies?.['@modelcontextprotocol/sdk'], undefined);
 });
 

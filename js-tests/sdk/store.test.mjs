@@ -251,7 +251,7 @@ describe('TTL', () => {
     clock.advance(100);
     assert.equal(await store.getTask(t.taskId, 'A'), null);
     assert.deepEqual(expired, [[t.taskId, 'A']]);
-    assert.equal(queue.size(t.taskId, 'A'), 0);
+    assert.equal(queue.size(t.taskId), 0);
     assert.equal(store.size, 0);
   });
 
@@ -312,21 +312,42 @@ describe('TTL', () => {
 describe('TaskMessageQueue contract', () => {
   const msg = (n, type = 'notification') => ({ type, message: { jsonrpc: '2.0', method: 'notifications/message', params: { n } }, timestamp: n });
 
-  test('FIFO per (session, task); dequeue of an empty queue is undefined; copies out', async () => {
+  test('FIFO per task, for the task\u2019s session only; dequeue of an empty queue is undefined; copies out', async () => {
     const q = new WasmTaskMessageQueue();
     assert.equal(await q.dequeue('t', 'A'), undefined);
     const m1 = msg(1);
     await q.enqueue('t', m1, 'A');
     await q.enqueue('t', msg(2), 'A');
-    await q.enqueue('t', msg(3), 'B');
-    await q.enqueue('u', msg(4), 'A');
+    await rejects(q.enqueue('t', msg(3), 'B'), -32602, 'unknown_task');
+    await q.enqueue('u', msg(4), 'B');
     m1.message.params.n = 99;
+    assert.equal(await q.dequeue('t', 'B'), undefined, 'other sessions get nothing');
+    assert.equal(await q.dequeue('t', undefined), undefined, 'nor do session-less callers');
+    assert.deepEqual(await q.dequeueAll('t', 'B'), []);
     assert.deepEqual(await q.dequeue('t', 'A'), msg(1));
-    assert.equal(await q.dequeue('t', undefined), undefined, 'other sessions see nothing');
     assert.deepEqual(await q.dequeueAll('t', 'A'), [msg(2)]);
     assert.deepEqual(await q.dequeueAll('t', 'A'), []);
-    assert.deepEqual(await q.dequeueAll('t', 'B'), [msg(3)]);
-    assert.equal(q.size(), 1);
+    assert.deepEqual(await q.dequeueAll('u', 'B'), [msg(4)]);
+    assert.equal(q.size(), 0);
+  });
+
+  test('linked to a store: the task\u2019s session comes from the store (SDK < 1.32 enqueues without one)', async () => {
+    const { store, create } = setup();
+    const q = new WasmTaskMessageQueue({ taskStore: store });
+    const t = await create({ ttl: 60_000 }, 'A');
+    await q.enqueue(t.taskId, msg(1, 'request'), undefined);
+    await rejects(q.enqueue(t.taskId, msg(2), 'B'), -32602, 'unknown_task');
+    assert.equal(await q.dequeue(t.taskId, 'B'), undefined);
+    assert.equal(await q.dequeue(t.taskId, undefined), undefined);
+    assert.deepEqual(await q.dequeue(t.taskId, 'A'), msg(1, 'request'));
+    const none = await create({ ttl: 60_000 }, undefined);
+    await q.enqueue(none.taskId, msg(3), undefined);
+    assert.equal(await q.dequeue(none.taskId, 'A'), undefined);
+    assert.deepEqual(await q.dequeue(none.taskId, undefined), msg(3));
+    // Without the store link, an enqueue without a session leaves the queue unbound.
+    const loose = new WasmTaskMessageQueue();
+    await loose.enqueue('x', msg(5), undefined);
+    assert.deepEqual(await loose.dequeue('x', 'A'), msg(5));
   });
 
   test('enqueue throws on overflow (the SDK\u2019s maxSize, or maxMessagesPerTask)', async () => {
@@ -337,7 +358,7 @@ describe('TaskMessageQueue contract', () => {
     await q.enqueue('t', msg(3), 'A');
     await rejects(q.enqueue('t', msg(4), 'A'), -32603, 'limit_exceeded');
     await rejects(q.enqueue('v', msg(1), 'A', 0), -32603, 'limit_exceeded');
-    assert.equal(q.size('t', 'A'), 3);
+    assert.equal(q.size('t'), 3);
   });
 
   test('messages must be queued-message objects and JSON-serialisable', async () => {

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Profile the benchmark's hot paths with function names in the wasm.
+#
+#   js-tests/bench/profile.sh [SECTION ...]     SECTION: p1 p2 create get sweep list cold (default: all)
+#
+# Builds a copy of the package whose .wasm keeps its name section (wasm-bindgen --keep-debug,
+# then the same wasm-opt -Oz as scripts/build-pkg.sh plus -g), runs each section under
+# `node --cpu-prof`, and prints self / inclusive time per function (profile-summary.mjs).
+# Profiles are left in target/bench-prof/. Run scripts/bench.sh (or build-pkg.sh) first.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=scripts/lib.sh
+source "$here/../../scripts/lib.sh"
+src_pkg="${BENCH_PKG_DIR:-$REPO_ROOT/target/bench-pkg}"
+[ -f "$src_pkg/package.json" ] || src_pkg="$REPO_ROOT/pkg"
+prof_pkg="$REPO_ROOT/target/bench-prof-pkg"
+out="$REPO_ROOT/target/bench-prof"
+wasm_in="$REPO_ROOT/target/wasm32-unknown-unknown/release/mcp_task_core.wasm"
+[ -f "$wasm_in" ] || die "no $wasm_in: run scripts/bench.sh first"
+
+rm -rf "$prof_pkg" "$out"
+mkdir -p "$out"
+cp -R "$src_pkg" "$prof_pkg"
+tmp="$(mktemp -d)"
+wasm-bindgen "$wasm_in" --out-dir "$tmp" --target experimental-nodejs-module --out-name mcp_task_core --keep-debug
+"$JS_TESTS_DIR/node_modules/.bin/wasm-opt" "$tmp/mcp_task_core_bg.wasm" -o "$prof_pkg/node-esm/mcp_task_core_bg.wasm" -g \
+  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
+  --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz
+cp "$tmp/mcp_task_core.js" "$prof_pkg/node-esm/mcp_task_core.js"
+rm -rf "$tmp"
+
+sections=("$@")
+[ "${#sections[@]}" -gt 0 ] || sections=(p1 p2 create get sweep list cold)
+cd "$JS_TESTS_DIR"
+for s in "${sections[@]}"; do
+  log "profiling $s"
+  mkdir -p "$out/$s"
+  BENCH_PKG_DIR="$prof_pkg" node --expose-gc --cpu-prof --cpu-prof-dir="$out/$s" "$here/profile-driver.mjs" "$s"
+  node "$here/profile-summary.mjs" "$out/$s"/*.cpuprofile "${TOP:-25}"
+done

@@ -1,0 +1,181 @@
+// mcp-task-core benchmarks against the official MCP TypeScript SDK 1.x, printed as one table.
+//
+//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P3,P4,P5] [--quick]
+//   (scripts/bench.sh builds the package first and runs this)
+//
+// Every ratio compares figures measured in this process and run (or in child processes it
+// spawns now, for memory, cold start and scale), after warm-up, as medians of several runs.
+// Nothing here asserts on time: targets are printed beside the figures, never enforced.
+// Results: js-tests/bench/results.json. Env: BENCH_PKG_DIR (default <repo>/pkg).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { BENCH_DIR, JS_TESTS_DIR, PKG_DIR, cpuModel, fmtBytes, fmtNum, fmtTime, pkgHasSdk } from './lib.mjs';
+import { benchWire } from './p1-wire.mjs';
+import { benchListAtScale, benchStoreMemory, benchStoreOps, METHODS } from './p2-store.mjs';
+import { benchSize } from './p3-size.mjs';
+import { benchColdNode, benchColdWorkerd } from './p4-cold.mjs';
+import { benchScale } from './p5-scale.mjs';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5').split(',').map((s) => s.trim().toUpperCase()));
+if (typeof globalThis.gc !== 'function') {
+  console.error('run with: node --expose-gc js-tests/bench/run.mjs');
+  process.exit(2);
+}
+
+const sdkVersion = JSON.parse(fs.readFileSync(path.join(JS_TESTS_DIR, 'node_modules/@modelcontextprotocol/sdk/package.json'), 'utf8')).version;
+const ourVersion = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8')).version;
+const meta = {
+  date: new Date().toISOString(),
+  cpu: cpuModel(),
+  cores: os.cpus().length,
+  node: process.version,
+  v8: process.versions.v8,
+  sdk: `@modelcontextprotocol/sdk ${sdkVersion}`,
+  ours: `mcp-task-core ${ourVersion} (${path.relative(process.cwd(), PKG_DIR) || PKG_DIR})`,
+  loadAverageAtStart: os.loadavg().map((x) => +x.toFixed(2)),
+  quick,
+};
+console.log(`CPU: ${meta.cpu} (${meta.cores} logical cores)   Node: ${meta.node} (V8 ${meta.v8})`);
+console.log(`Compared: ${meta.ours} vs ${meta.sdk}   load average at start: ${meta.loadAverageAtStart.join(' ')}`);
+
+const raw = {};
+const rows = [];
+/** A table row. ratio/target/met are strings computed by the caller. */
+const row = (id, metric, ours, base, ratio, target, met) => rows.push({ id, metric, ours, base, ratio, target, met });
+const verdict = (ok) => (ok === null ? 'info' : ok ? 'yes' : 'NO');
+const x = (r) => (Number.isFinite(r) ? (r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)) + '×' : '—');
+const started = performance.now();
+const step = async (name, fn) => {
+  const t = performance.now();
+  process.stderr.write(`… ${name}\n`);
+  const r = await fn();
+  process.stderr.write(`  ${name}: ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  return r;
+};
+
+// ---- P1 wire path ---------------------------------------------------------------------------
+if (only.has('P1')) {
+  const r = (raw.P1 = await step('P1 wire path', () => benchWire(quick ? { n: 500, warmup: 1, runs: 2 } : { n: 4000, warmup: 2, runs: 7 })));
+  const ratio = r.ours.opsPerSec / r.sdk.opsPerSec;
+  row('P1', `wire mix, ${r.n} tasks, ${r.ours.totalOps} msgs+completes`, `${fmtNum(r.ours.opsPerSec)} op/s`, `${fmtNum(r.sdk.opsPerSec)} op/s`, x(ratio), '≥ 10×', verdict(ratio >= 10));
+  for (const p of r.phases) {
+    const o = r.ours[`${p}NsPerOp`];
+    const s = r.sdk[`${p}NsPerOp`];
+    row('P1', `  ${p} (per op)`, fmtTime(o), fmtTime(s), x(s / o), '(part)', 'info');
+  }
+}
+
+// ---- P2 TaskStore drop-in -------------------------------------------------------------------
+if (only.has('P2')) {
+  if (!pkgHasSdk()) {
+    row('P2', 'TaskStore drop-in', 'sdk.js missing in the package', '', '', '', 'skip');
+  } else {
+    const ops = (raw.P2ops = await step('P2 store methods', () => benchStoreOps(quick ? { n: 3000, listPages: 50, warmup: 1, runs: 1 } : { n: 20_000, listPages: 200, warmup: 1, runs: 5 })));
+    for (const m of METHODS) {
+      const o = ops.oursNsPerOp[m];
+      const s = ops.sdkNsPerOp[m];
+      const label = m === 'listTasks' ? `${m} (per page, ${ops.n} tasks)` : m;
+      row('P2', `${label}`, `${fmtNum(1e9 / o)} op/s`, `${fmtNum(1e9 / s)} op/s`, x(s / o), '≥ 1.0×', verdict(s / o >= 1));
+    }
+    const mem = (raw.P2mem = await step('P2 retained memory', () => benchStoreMemory(quick ? { n: 3000, runs: 1 } : { n: 20_000, runs: 3 })));
+    const ratio = mem.ours.overheadPerTask / mem.sdk.overheadPerTask;
+    row('P2', `memory/completed task, 1 KB result: overhead`, fmtBytes(mem.ours.overheadPerTask), fmtBytes(mem.sdk.overheadPerTask), x(ratio), '≤ 0.4×', verdict(ratio <= 0.4));
+    row('P2', `  retained in all (heap+arrayBuffers+wasm)`, fmtBytes(mem.ours.bytesPerTask), fmtBytes(mem.sdk.bytesPerTask), x(mem.ours.bytesPerTask / mem.sdk.bytesPerTask), '(part)', 'info');
+    row('P2', `  of which wasm linear memory`, fmtBytes(mem.ours.wasmPerTask), fmtBytes(mem.sdk.wasmPerTask), '—', '(part)', 'info');
+    const list = (raw.P2list = await step('P2 listTasks at scale', () => benchListAtScale(quick ? { n: 20_000, pages: 10 } : { n: 100_000, pages: 30 })));
+    const lr = list.sdkNsPerPage / list.oursNsPerPage;
+    row('P2', `listTasks per page at ${fmtNum(list.n)} tasks`, fmtTime(list.oursNsPerPage), fmtTime(list.sdkNsPerPage), x(lr), '≥ 100×', verdict(lr >= 100));
+  }
+}
+
+// ---- P3 size --------------------------------------------------------------------------------
+if (only.has('P3')) {
+  const s = (raw.P3 = await step('P3 size', () => benchSize()));
+  const budget = 64 * 1024;
+  row('P3', '.wasm gzip -9 (vs 64 KiB budget)', fmtBytes(s.wasm.gzip), fmtBytes(budget), x(s.wasm.gzip / budget), '≤ 1.0×', verdict(s.wasm.gzip <= budget));
+  row('P3', `  .wasm raw / brotli`, `${fmtBytes(s.wasm.raw)} / ${fmtBytes(s.wasm.brotli)}`, '—', '—', '—', 'info');
+  row('P3', `  JS glue web: raw / gzip`, `${fmtBytes(s.glueWeb.raw)} / ${fmtBytes(s.glueWeb.gzip)}`, '—', '—', '—', 'info');
+  row('P3', `  JS glue Node ESM: raw / gzip`, `${fmtBytes(s.glueNodeEsm.raw)} / ${fmtBytes(s.glueNodeEsm.gzip)}`, '—', '—', '—', 'info');
+  if (s.sdkAdapter) row('P3', `  sdk.js adapter: raw / gzip`, `${fmtBytes(s.sdkAdapter.raw)} / ${fmtBytes(s.sdkAdapter.gzip)}`, '—', '—', '—', 'info');
+}
+
+// ---- P4 cold start --------------------------------------------------------------------------
+if (only.has('P4')) {
+  const n = (raw.P4node = await step('P4 cold start (Node)', () => benchColdNode({ runs: quick ? 3 : 15 })));
+  const budget = 5;
+  row('P4', 'Node ESM: import → first answer (vs 5 ms)', `${n.esm.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.esm.deltaMs / budget), '≤ 1.0×', verdict(n.esm.deltaMs <= budget));
+  row('P4', '  Node CJS: require → first answer', `${n.cjs.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.cjs.deltaMs / budget), '≤ 1.0×', 'info');
+  row('P4', '  Node spawn → exit (parent clock)', `${n.esm.spawnToExitMs.toFixed(1)} ms`, `${n.empty.spawnToExitMs.toFixed(1)} ms empty`, x(n.esm.spawnToExitMs / n.empty.spawnToExitMs), '—', 'info');
+  try {
+    const w = (raw.P4workerd = await step('P4 cold start (workerd)', () => benchColdWorkerd({ runs: quick ? 2 : 16 })));
+    row('P4', 'workerd: start → first answer, minus empty', `${w.deltaMs.toFixed(1)} ms (IQR ${w.deltaQ1Ms.toFixed(0)}–${w.deltaQ3Ms.toFixed(0)})`, `${w.emptyMs.toFixed(0)} ms empty`, x(w.deltaMs / budget), '≤ 1.0×', verdict(w.deltaMs <= budget));
+  } catch (err) {
+    raw.P4workerd = { error: String(err && err.stack) };
+    row('P4', 'workerd cold start', `failed: ${String(err && err.message).split('\n')[0].slice(0, 40)}`, '', '', '', 'skip');
+  }
+}
+
+// ---- P5 scale -------------------------------------------------------------------------------
+if (only.has('P5')) {
+  const sizes = quick ? [1_000, 100_000] : [1_000, 100_000, 1_000_000];
+  const r = (raw.P5 = await step('P5 scale', () => benchScale({ sizes, runsFor: (n) => (quick ? 1 : n >= 1_000_000 ? 3 : 5) })));
+  const big = sizes[sizes.length - 1];
+  const small = sizes[0];
+  const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : `${n / 1e3}k`);
+  for (const n of sizes) {
+    const s = r[n];
+    row('P5', `${label(n)} live: get p50/p99`, `${fmtTime(s.get.p50)} / ${fmtTime(s.get.p99)}`, '—', '—', '—', 'info');
+    row('P5', `${label(n)} live: create p50/p99`, `${fmtTime(s.create.p50)} / ${fmtTime(s.create.p99)}`, '—', '—', '—', 'info');
+    row('P5', `${label(n)} live: tasks/list page (50) p50/p99`, `${fmtTime(s.list.p50)} / ${fmtTime(s.list.p99)}`, '—', '—', '—', 'info');
+    row('P5', `${label(n)} live: sweep of ${fmtNum(s.sweep.expired)} (10%)`, `${fmtTime(s.sweep.nsPerExpired)}/expired`, `${s.sweep.sweepMs.toFixed(2)} ms total`, '—', '—', 'info');
+  }
+  for (const [what, key] of [['get', 'get'], ['create', 'create'], ['tasks/list page', 'list']]) {
+    const ratio = r[big][key].p99 / r[small][key].p99;
+    row('P5', `${what} p99 at ${label(big)} vs ${label(small)}`, fmtTime(r[big][key].p99), fmtTime(r[small][key].p99), x(ratio), '≤ 1.5×', verdict(ratio <= 1.5));
+  }
+  const mid = sizes[1];
+  for (const base of [small, mid]) {
+    if (base === big) continue;
+    const ratio = r[big].sweep.nsPerExpired / r[base].sweep.nsPerExpired;
+    row('P5', `sweep ns/expired at ${label(big)} vs ${label(base)}`, fmtTime(r[big].sweep.nsPerExpired), fmtTime(r[base].sweep.nsPerExpired), x(ratio), '≤ 1.5× (∝ expired)', verdict(ratio <= 1.5));
+  }
+}
+
+// ---- the table ------------------------------------------------------------------------------
+meta.loadAverageAtEnd = os.loadavg().map((x) => +x.toFixed(2));
+meta.seconds = +((performance.now() - started) / 1000).toFixed(1);
+const head = { id: '', metric: 'metric', ours: 'mcp-task-core', base: 'baseline (SDK / ref.)', ratio: 'ratio', target: 'target', met: 'met' };
+const cols = Object.keys(head);
+const width = Object.fromEntries(cols.map((c) => [c, Math.max(...[head, ...rows].map((r) => String(r[c]).length))]));
+const line = (r) => cols.map((c) => (c === 'ratio' ? String(r[c]).padStart(width[c]) : String(r[c]).padEnd(width[c]))).join('  ');
+console.log('');
+console.log(line(head));
+console.log(cols.map((c) => '-'.repeat(width[c])).join('  '));
+let last = null;
+for (const r of rows) {
+  if (last !== null && r.id !== last) console.log('');
+  console.log(line(r));
+  last = r.id;
+}
+console.log('');
+console.log('ratio: P1/P2 throughput = ours ÷ SDK; P2 memory = our overhead ÷ the SDK\'s (bytes retained per task beyond the');
+console.log('result\'s 1024 JSON bytes; counted: V8 heapUsed + arrayBuffers + wasm linear memory growth, after full GCs);');
+console.log('P2 list = SDK time ÷ ours; P3 = size ÷ budget; P4 = added ms ÷ 5 ms; P5 = figure at the largest size ÷ at the smaller.');
+if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
+if (raw.P5) {
+  const shares = Object.values(raw.P5).flatMap((r) => ['get', 'create', 'list'].map((k) => r[k].preemptedShare));
+  console.log(`P5: p50/p99 leave out samples during which the process was preempted (involuntary context switch;`);
+  console.log(`    up to ${(Math.max(...shares) * 100).toFixed(1)}% of samples); p99 with them ("p99raw") is in results.json.`);
+}
+console.log(`P4: Node figures are measured inside fresh processes (performance.now() from before the import to after the first handle());`);
+console.log(`    "runtime" is performance.now() at the first line of a child that imports nothing. workerd: Miniflare start → response.`);
+const failed = rows.filter((r) => r.met === 'NO').length;
+console.log(`${rows.filter((r) => r.met === 'yes').length} targets met, ${failed} missed. ${meta.seconds} s. Load average at end: ${meta.loadAverageAtEnd.join(' ')}`);
+
+const out = path.join(BENCH_DIR, 'results.json');
+fs.writeFileSync(out, JSON.stringify({ meta, rows, raw }, null, 2) + '\n');
+console.log(`Results: ${path.relative(process.cwd(), out)}`);
