@@ -30,10 +30,10 @@ const PRUNE_AT: usize = 10_000;
 impl RateLimiter {
     /// Takes one token for `context` at `now`; `false` when the bucket is empty.
     pub fn allow(&mut self, limit: RateLimit, context: Option<&str>, now: u64) -> bool {
-        let full = u64::from(limit.burst) * 1_000;
+        let full = u64::from(limit.burst).saturating_mul(1_000);
         if self.buckets.len() >= PRUNE_AT {
             self.buckets.retain(|_, b| {
-                let refilled = b.milli_tokens + now.saturating_sub(b.last_ms) * u64::from(limit.per_second);
+                let refilled = b.milli_tokens.saturating_add(now.saturating_sub(b.last_ms).saturating_mul(u64::from(limit.per_second)));
                 refilled < full
             });
         }
@@ -42,7 +42,7 @@ impl RateLimiter {
             None => self.buckets.entry(context.map(str::to_owned)).or_insert(Bucket { milli_tokens: full, last_ms: now }),
         };
         let elapsed = now.saturating_sub(bucket.last_ms);
-        bucket.milli_tokens = (bucket.milli_tokens + elapsed * u64::from(limit.per_second)).min(full);
+        bucket.milli_tokens = bucket.milli_tokens.saturating_add(elapsed.saturating_mul(u64::from(limit.per_second))).min(full);
         bucket.last_ms = now.max(bucket.last_ms);
         if bucket.milli_tokens >= 1_000 {
             bucket.milli_tokens -= 1_000;
@@ -70,5 +70,7 @@ mod tests {
         assert!(!r.allow(limit, a, 500));
         assert!((0..3).all(|_| r.allow(limit, a, 60_000)), "refills up to the burst only");
         assert!(!r.allow(limit, a, 60_000));
+        let huge = RateLimit { burst: u32::MAX, per_second: u32::MAX };
+        assert!(r.allow(huge, a, u64::MAX), "no overflow on extreme clocks and limits");
     }
 }
