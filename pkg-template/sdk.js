@@ -10,10 +10,9 @@
 // comes from this package's own root entry, which picks the right build (Node ESM, browser,
 // workerd) through the "exports" conditions. In browsers the engine module is initialised
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
-// sdk.cjs holds the same code between the SHARED markers (a test checks they stay identical).
+// The CommonJS entry sdk.cjs is generated from this file by scripts/build-pkg.sh.
 import { TaskEngine, init } from 'mcp-task-core';
 
-// ---- BEGIN SHARED (identical in sdk.js and sdk.cjs) ----
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
@@ -641,6 +640,5 @@ class WasmTaskMessageQueue {
     this.#store = null;
   }
 }
-// ---- END SHARED ----
 
 export { WasmTaskStore, WasmTaskMessageQueue, JsonRpcError, TaskStoreError, jsonRpcErrorResult, JSONRPC_ERROR_META_KEY };

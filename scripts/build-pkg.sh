@@ -9,7 +9,7 @@
 #
 # Layout produced (ready for `npm pack pkg/`):
 #   pkg/package.json, pkg/index.*, README.md  copied from pkg-template/
-#   pkg/extras.cjs  generated from pkg-template/extras.js (CommonJS copy of the JS conveniences)
+#   pkg/*.cjs, *.d.cts  generated from their ES module / .d.ts sources (scripts/cjs-copies.mjs)
 #   pkg/node-cjs/   wasm-bindgen --target nodejs                      (+ {"type":"commonjs"})
 #   pkg/node-esm/   wasm-bindgen --target experimental-nodejs-module
 #   pkg/web/        wasm-bindgen --target web        (browsers; workerd via initSync({ module }))
@@ -93,23 +93,9 @@ printf '{\n  "type": "module"\n}\n' >"$pkg_dir/node-esm/package.json"
 for f in README.md LICENSE LICENSE-MIT LICENSE-APACHE; do
   if [ -f "$REPO_ROOT/$f" ] && [ ! -f "$pkg_dir/$f" ]; then cp "$REPO_ROOT/$f" "$pkg_dir/"; fi
 done
-# extras.cjs (for the CommonJS entry) is generated from the ES module extras.js, so the
-# object conveniences have one source. extras.js must stay dependency-free, with only
-# top-level `export function name(` declarations.
-if [ -f "$pkg_dir/extras.js" ]; then
-  node -e '
-    const fs = require("fs"), [src, dst] = process.argv.slice(1);
-    const text = fs.readFileSync(src, "utf8");
-    if (/^\s*(import|export\s+(?!function\s))/m.test(text)) {
-      console.error("extras.js: only `export function` declarations and no imports are supported");
-      process.exit(1);
-    }
-    const names = [...text.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]);
-    const body = text.replace(/^export function /gm, "function ");
-    fs.writeFileSync(dst, "\x27use strict\x27;\n// Generated from extras.js by scripts/build-pkg.sh: do not edit.\n" +
-      body + "\nmodule.exports = { " + names.join(", ") + " };\n");
-  ' "$pkg_dir/extras.js" "$pkg_dir/extras.cjs"
-fi
+# The CommonJS twins (extras.cjs, sdk.cjs) and the .d.cts type files are generated from their
+# ES module / .d.ts sources, so each has one source.
+node "$REPO_ROOT/scripts/cjs-copies.mjs" "$pkg_dir"
 # The npm version follows the crate version.
 node -e '
   const fs = require("fs"), f = process.argv[1];

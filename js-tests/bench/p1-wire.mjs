@@ -106,6 +106,8 @@ async function runOurs(n, TaskEngine) {
   time.list = performance.now() - t;
   ops.list = pages;
   if (listed !== n) throw new Error(`ours listed ${listed} of ${n} tasks`);
+  const errors = sent.filter((text) => text.includes('"error":'));
+  if (errors.length) throw new Error(`ours answered ${errors.length} errors, e.g. ${errors[0]}`);
   engine.free();
   return { time, ops, sent: sent.length };
 }

@@ -1,0 +1,43 @@
+// Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
+// JS and each type file has one source in pkg-template/:
+//   extras.js -> extras.cjs, sdk.js -> sdk.cjs   (imports -> require, exports -> module.exports)
+//   index.d.ts -> index.d.cts, sdk.d.ts -> sdk.d.cts   (same declarations)
+// The ES sources must keep to plain forms: `import { a, b } from 'x';` lines,
+// `export function name(` declarations and one final `export { a, b };` list.
+//
+//   node scripts/cjs-copies.mjs PKG_DIR
+import fs from 'node:fs';
+import path from 'node:path';
+
+const dir = process.argv[2];
+const note = (from) => `// Generated from ${from} by scripts/build-pkg.sh: do not edit.\n`;
+
+function toCommonJs(file) {
+  const src = path.join(dir, file);
+  if (!fs.existsSync(src)) return;
+  let text = fs.readFileSync(src, 'utf8');
+  const exported = [];
+  text = text.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names, from) => `const {${names}} = require('${from}');`);
+  text = text.replace(/^export function (\w+)\(/gm, (_, name) => {
+    exported.push(name);
+    return `function ${name}(`;
+  });
+  text = text.replace(/^export \{([^}]+)\};\s*$/gm, (_, names) => {
+    exported.push(...names.split(',').map((n) => n.trim()).filter(Boolean));
+    return '';
+  });
+  if (/^\s*(import|export)\b/m.test(text)) throw new Error(`${file}: an import or export form this script does not convert`);
+  const out = `'use strict';\n${note(file)}${text.trimEnd()}\n\nmodule.exports = { ${exported.join(', ')} };\n`;
+  fs.writeFileSync(path.join(dir, file.replace(/\.js$/, '.cjs')), out);
+}
+
+function typesCopy(file) {
+  const src = path.join(dir, file);
+  if (!fs.existsSync(src)) return;
+  fs.writeFileSync(path.join(dir, file.replace(/\.d\.ts$/, '.d.cts')), note(file) + fs.readFileSync(src, 'utf8'));
+}
+
+toCommonJs('extras.js');
+toCommonJs('sdk.js');
+typesCopy('index.d.ts');
+typesCopy('sdk.d.ts');
