@@ -20,12 +20,14 @@ after(() => pkg?.cleanup());
 test('the tarball holds the entries, builds, types, conveniences and the npm README', () => {
   for (const f of [
     'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
-    'index.workerd.js', 'extras.js', 'extras.cjs', 'node-cjs/mcp_task_core.js', 'node-cjs/mcp_task_core_bg.wasm',
-    'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'node-esm/mcp_task_core_bg.wasm', 'web/mcp_task_core.js',
+    'index.workerd.js', 'extras.js', 'extras.cjs', 'node-cjs/mcp_task_core.js',
+    'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
     'web/mcp_task_core_bg.wasm',
   ]) {
     assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   }
+  // One copy of the module, shared by the Node and web glue.
+  assert.deepEqual(pkg.files.filter((f) => f.endsWith('.wasm')), ['web/mcp_task_core_bg.wasm']);
   const readme = fs.readFileSync(path.join(pkg.installed, 'README.md'), 'utf8');
   assert.match(readme, /npm install mcp-task-core/);
   assert.match(readme, /## Options/);

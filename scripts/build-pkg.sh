@@ -62,25 +62,34 @@ for pair in node-cjs:nodejs node-esm:experimental-nodejs-module web:web; do
   wasm-bindgen "$input_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core
 done
 
+# The three _bg.wasm files are byte-identical: ship one (web/) and point the Node glue at it,
+# so the package holds the module once. Each rewrite must hit exactly one line.
+for f in "$pkg_dir"/node-cjs/mcp_task_core_bg.wasm "$pkg_dir"/node-esm/mcp_task_core_bg.wasm; do
+  cmp -s "$f" "$pkg_dir/web/mcp_task_core_bg.wasm" || die "$f differs from web/: cannot share one .wasm"
+  rm "$f"
+done
+node -e '
+  const fs = require("fs");
+  const rewrite = (file, from, to) => {
+    const text = fs.readFileSync(file, "utf8");
+    const n = text.split(from).length - 1;
+    if (n !== 1) { console.error(`${file}: expected one ${from}, found ${n}`); process.exit(1); }
+    fs.writeFileSync(file, text.replace(from, to));
+  };
+  const dir = process.argv[1];
+  rewrite(`${dir}/node-cjs/mcp_task_core.js`, "`${__dirname}/mcp_task_core_bg.wasm`", "`${__dirname}/../web/mcp_task_core_bg.wasm`");
+  rewrite(`${dir}/node-esm/mcp_task_core.js`, "new URL(\x27mcp_task_core_bg.wasm\x27, import.meta.url)", "new URL(\x27../web/mcp_task_core_bg.wasm\x27, import.meta.url)");
+' "$pkg_dir"
+
 # wasm-opt must run after wasm-bindgen (bindgen reads descriptor functions and custom sections
-# that -Oz would rewrite). The three _bg.wasm files are normally byte-identical, so optimise
-# each distinct one once and copy it. Flags: shared/TOOLCHAIN.md (npm binaryen, never Debian's).
-wasm_files=("$pkg_dir"/node-cjs/mcp_task_core_bg.wasm "$pkg_dir"/node-esm/mcp_task_core_bg.wasm "$pkg_dir"/web/mcp_task_core_bg.wasm)
+# that -Oz would rewrite). Flags: shared/TOOLCHAIN.md (npm binaryen, never Debian's).
+wasm_file="$pkg_dir/web/mcp_task_core_bg.wasm"
 if [ "${WASM_OPT:-1}" != 0 ]; then
-  declare -A optimised=()
-  for f in "${wasm_files[@]}"; do
-    h="$(sha256sum "$f" | cut -d' ' -f1)"
-    if [ -n "${optimised[$h]:-}" ]; then
-      cp "${optimised[$h]}" "$f"
-      continue
-    fi
-    log "wasm-opt -Oz ${f#"$REPO_ROOT"/}"
-    "$wasm_opt" "$f" -o "$f.opt" \
-      --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
-      --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz
-    mv "$f.opt" "$f"
-    optimised[$h]="$f"
-  done
+  log "wasm-opt -Oz ${wasm_file#"$REPO_ROOT"/}"
+  "$wasm_opt" "$wasm_file" -o "$wasm_file.opt" \
+    --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
+    --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz
+  mv "$wasm_file.opt" "$wasm_file"
 else
   log "WASM_OPT=0: skipping wasm-opt"
 fi
