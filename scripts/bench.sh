@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up, build the npm package, and run the benchmarks against the official MCP SDK:
 # one table of ratios (with the absolute figures and the target beside each), the CPU model
-# and the Node version; results also in js-tests/bench/results.json. About 3-4 minutes on a
+# and the Node version; results also in js-tests/bench/results.json. About 1.5-2 minutes on a
 # 2-core machine once set up.
 #
 #   scripts/bench.sh [--only=P1,P2,P3,P4,P5] [--quick]
