@@ -434,7 +434,14 @@ export declare class TaskEngine {
    * JSON text (e.g. `"\"tok\""` or `"7"`). Returns the task JSON.
    * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
    */
-  createTask(context: string | null | undefined, method: string, ttl?: number | null, progressTokenJson?: string | null): string;
+  createTask(
+    context: string | null | undefined,
+    method: string,
+    ttl?: number | null,
+    progressTokenJson?: string | null,
+    /** This task's suggested poll interval (ms); `undefined`: the engine's `pollIntervalMs`; `null`: none. */
+    pollIntervalMs?: number | null,
+  ): string;
 
   /** The task JSON as `context` may see it, or `null` (unknown, expired, or another context's). */
   getTask(taskId: string, context?: string | null): string | null;

@@ -239,7 +239,7 @@ impl Engine {
             return Reply::Later;
         };
         let progress_token = aug.progress_token.map(|t| t.get().to_owned());
-        match self.create(context, kind, ttl, progress_token, now) {
+        match self.create(context, kind, ttl, progress_token, self.config.poll_interval_ms, now) {
             Ok(task_id) => {
                 let Some(t) = self.table.get(&task_id) else {
                     return Reply::Error(RpcError::new(INTERNAL_ERROR, "Internal error: the new task vanished"));
@@ -270,6 +270,7 @@ impl Engine {
         kind: RequestKind,
         ttl: TtlRequest,
         progress_token: Option<String>,
+        poll_interval: Option<u64>,
         now: u64,
     ) -> Result<String, CreateRefusal> {
         let policy = &self.config.ttl;
@@ -296,7 +297,7 @@ impl Engine {
             context: context.map(str::to_owned),
             kind,
             ttl: granted,
-            poll_interval: self.config.poll_interval_ms,
+            poll_interval,
             progress_token,
         };
         let t = self.table.create(new, now, per_context, total)?;

@@ -36,6 +36,19 @@ impl Engine {
         ttl: TtlRequest,
         progress_token: Option<&str>,
     ) -> Result<Task, HostError> {
+        self.create_task_with_poll_interval(context, kind, ttl, progress_token, self.config.poll_interval_ms)
+    }
+
+    /// [`create_task`](Self::create_task) with this task's own suggested poll
+    /// interval instead of the configured one (SDK tools choose it per task).
+    pub fn create_task_with_poll_interval(
+        &mut self,
+        context: Option<&str>,
+        kind: RequestKind,
+        ttl: TtlRequest,
+        progress_token: Option<&str>,
+        poll_interval_ms: Option<u64>,
+    ) -> Result<Task, HostError> {
         let now = self.tick();
         // The token is pasted into notifications/progress as raw JSON: only a JSON string
         // or integer (what MCP allows) may pass.
@@ -46,7 +59,7 @@ impl Engine {
             }
         }
         let token = progress_token.map(str::to_owned);
-        match self.create(context, kind, ttl, token, now) {
+        match self.create(context, kind, ttl, token, poll_interval_ms, now) {
             Ok(id) => self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id }),
             Err(CreateRefusal::ContextFull { limit }) => {
                 Err(HostError::LimitExceeded { message: format!("Too many live tasks for this context (limit {limit})") })

@@ -294,8 +294,20 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | null")] ttl: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] progress_token_json: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | null")] poll_interval_ms: JsValue,
     ) -> Result<String, JsValue> {
         let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
+        // undefined: the configured interval; null: none; a number: this task's own.
+        let poll_interval = if poll_interval_ms.is_undefined() {
+            self.engine.config().poll_interval_ms
+        } else if poll_interval_ms.is_null() {
+            None
+        } else {
+            match poll_interval_ms.as_f64() {
+                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(ms as u64),
+                _ => return Err(js_error("invalid_argument", "pollIntervalMs must be a non-negative integer, null or undefined")),
+            }
+        };
         let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
         let ttl = if ttl.is_undefined() {
             TtlRequest::Default
@@ -308,7 +320,10 @@ impl TaskEngine {
             }
         };
         let kind = RequestKind::from_method(&method);
-        self.engine.create_task(context.as_deref(), kind, ttl, progress_token_json.as_deref()).map(task_json).map_err(host_error)
+        self.engine
+            .create_task_with_poll_interval(context.as_deref(), kind, ttl, progress_token_json.as_deref(), poll_interval)
+            .map(task_json)
+            .map_err(host_error)
     }
 
     /// Store API: the task JSON as `context` may see it, or `null`.
