@@ -13,22 +13,43 @@ impl<F: FnMut() -> String> IdSource for F {
     }
 }
 
+/// Random bytes drawn from the platform CSPRNG per refill: one call serves
+/// 256 IDs (in browsers each call crosses into `crypto.getRandomValues`).
+const POOL_BYTES: usize = 4096;
+
 /// The default source: random UUID v4 strings (122 random bits from the
 /// platform's CSPRNG), unguessable as the spec asks when there is no
-/// authorization context.
+/// authorization context. If the platform has no CSPRNG it yields `""`, and
+/// the engine refuses to create the task rather than use a weak ID.
 ///
 /// ```
 /// use mcp_task_core::{IdSource, UuidV4Ids};
-/// let id = UuidV4Ids.next_id();
+/// let id = UuidV4Ids::default().next_id();
 /// assert_eq!(id.len(), 36);
 /// assert_eq!(&id[14..15], "4");
 /// ```
-#[derive(Debug, Default, Clone, Copy)]
-pub struct UuidV4Ids;
+#[derive(Debug, Clone, Default)]
+pub struct UuidV4Ids {
+    pool: Vec<u8>,
+    used: usize,
+}
 
 impl IdSource for UuidV4Ids {
     fn next_id(&mut self) -> String {
-        uuid::Uuid::new_v4().to_string()
+        if self.used + 16 > self.pool.len() {
+            self.pool.resize(POOL_BYTES, 0);
+            if getrandom::fill(&mut self.pool).is_err() {
+                self.pool.clear();
+                return String::new();
+            }
+            self.used = 0;
+        }
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(&self.pool[self.used..self.used + 16]);
+        // Each pool byte is used once: an ID is never derivable from another.
+        self.pool[self.used..self.used + 16].fill(0);
+        self.used += 16;
+        uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
     }
 }
 

@@ -5,7 +5,8 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::{Duration, UNIX_EPOCH};
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::UNIX_EPOCH;
 
 /// A source of wall-clock time in milliseconds since the Unix epoch.
 pub trait Clock {
@@ -72,14 +73,68 @@ impl Clock for ManualClock {
 }
 
 /// Formats epoch milliseconds as ISO 8601 / RFC 3339 UTC with milliseconds,
-/// e.g. `2025-11-25T10:30:00.000Z`.
+/// e.g. `2025-11-25T10:30:00.000Z`. Years past 9999 are clamped to its last instant.
 ///
 /// ```
 /// assert_eq!(mcp_task_core::format_timestamp(0), "1970-01-01T00:00:00.000Z");
+/// assert_eq!(mcp_task_core::format_timestamp(1_764_066_600_250), "2025-11-25T10:30:00.250Z");
 /// ```
 pub fn format_timestamp(ms: u64) -> String {
-    // humantime only formats years up to 9999; clamp rather than fail.
+    // Written by hand because it runs for every task serialized (twice): a date library's
+    // general formatter costs more than the rest of a tasks/get.
     const MAX_MS: u64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
-    let instant = UNIX_EPOCH + Duration::from_millis(ms.min(MAX_MS));
-    humantime::format_rfc3339_millis(instant).to_string()
+    let ms = ms.min(MAX_MS);
+    let secs = ms / 1000;
+    let (year, month, day) = civil_from_days((secs / 86_400) as i64);
+    let sod = secs % 86_400;
+    let fields: [(u64, usize); 7] =
+        [(year as u64, 4), (month, 2), (day, 2), (sod / 3600, 2), (sod / 60 % 60, 2), (sod % 60, 2), (ms % 1000, 3)];
+    let mut out = [0u8; 24];
+    let mut at = 0;
+    for (i, (value, width)) in fields.into_iter().enumerate() {
+        let mut v = value;
+        for k in (0..width).rev() {
+            out[at + k] = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        at += width;
+        out[at] = [b'-', b'-', b'T', b':', b':', b'.', b'Z'][i];
+        at += 1;
+    }
+    out.iter().map(|&b| b as char).collect()
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian
+/// (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, u64, u64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month as u64, day as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_timestamp;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    #[test]
+    fn agrees_with_humantime() {
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let edges = [0, 999, 1_000, 86_399_999, 951_782_400_000, 4_107_542_400_000, 253_402_300_799_999];
+        for i in 0..200_000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let ms = if i < edges.len() as u64 { edges[i as usize] } else { x % 253_402_300_800_000 };
+            let expected = humantime::format_rfc3339_millis(UNIX_EPOCH + Duration::from_millis(ms)).to_string();
+            assert_eq!(format_timestamp(ms), expected, "{ms}");
+        }
+        assert_eq!(format_timestamp(u64::MAX), "9999-12-31T23:59:59.999Z");
+    }
 }

@@ -114,7 +114,7 @@ fn every_limit_is_audited() {
 
 #[test]
 fn default_ids_are_unique_uuid_v4() {
-    let mut ids = UuidV4Ids;
+    let mut ids = UuidV4Ids::default();
     let mut seen = HashSet::with_capacity(1_000_000);
     for _ in 0..1_000_000 {
         let id = ids.next_id();

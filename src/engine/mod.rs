@@ -115,7 +115,7 @@ impl Engine {
     /// An engine on the system clock with random UUID v4 task IDs.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn new(config: Config) -> Self {
-        Self::with_sources(config, Box::new(crate::time::SystemClock), Box::new(crate::ids::UuidV4Ids))
+        Self::with_sources(config, Box::new(crate::time::SystemClock), Box::<crate::ids::UuidV4Ids>::default())
     }
 
     /// An engine with the host's clock and ID source.
@@ -222,8 +222,8 @@ impl Engine {
         let now = self.clock.now_ms().max(self.last_now);
         self.last_now = now;
         while let Some(expired) = self.table.pop_expired(now) {
-            let error = RpcError::params("Failed to retrieve task: Task has expired");
             for waiter in self.channels.close(&expired.id) {
+                let error = RpcError::params("Failed to retrieve task: Task has expired");
                 self.send(waiter.context.clone(), Some(waiter.id.clone()), jsonrpc::error_response(Some(&waiter.id), &error));
             }
             let context = expired.context.as_deref().map(str::to_owned);

@@ -263,7 +263,7 @@ impl Requestor {
     /// IDs of the tasks being tracked.
     pub fn tracked(&self) -> Vec<String> {
         let mut ids: Vec<String> = self.tasks.keys().cloned().collect();
-        ids.sort();
+        ids.sort_unstable();
         ids
     }
 

@@ -94,7 +94,7 @@ impl TaskEngine {
         let clock = Box::new(JsClock(parsed.now));
         let ids: Box<dyn IdSource> = match parsed.new_task_id {
             Some(f) => Box::new(JsIds(f)),
-            None => Box::new(crate::UuidV4Ids),
+            None => Box::<crate::UuidV4Ids>::default(),
         };
         let mut engine = Engine::with_sources(parsed.config, clock, ids);
         for (name, support) in parsed.tools {
