@@ -2,6 +2,8 @@
 // JS and each type file has one source in pkg-template/:
 //   extras.js -> extras.cjs, sdk.js -> sdk.cjs   (imports -> require, exports -> module.exports)
 //   index.d.ts -> index.d.cts, sdk.d.ts -> sdk.d.cts   (same declarations)
+//   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
+//   JS snippets as ES modules even for --target nodejs, which `require`s them)
 // The ES sources must keep to plain forms: `import { a, b } from 'x';` lines,
 // `export function name(` declarations and one final `export { a, b };` list.
 //
@@ -12,7 +14,7 @@ import path from 'node:path';
 const dir = process.argv[2];
 const note = (from) => `// Generated from ${from} by scripts/build-pkg.sh: do not edit.\n`;
 
-function toCommonJs(file) {
+function toCommonJs(file, target = file.replace(/\.js$/, '.cjs')) {
   const src = path.join(dir, file);
   if (!fs.existsSync(src)) return;
   let text = fs.readFileSync(src, 'utf8');
@@ -27,8 +29,8 @@ function toCommonJs(file) {
     return '';
   });
   if (/^\s*(import|export)\b/m.test(text)) throw new Error(`${file}: an import or export form this script does not convert`);
-  const out = `'use strict';\n${note(file)}${text.trimEnd()}\n\nmodule.exports = { ${exported.join(', ')} };\n`;
-  fs.writeFileSync(path.join(dir, file.replace(/\.js$/, '.cjs')), out);
+  const result = `'use strict';\n${note(file)}${text.trimEnd()}\n\nmodule.exports = { ${exported.join(', ')} };\n`;
+  fs.writeFileSync(path.join(dir, target), result);
 }
 
 function typesCopy(file) {
@@ -38,6 +40,15 @@ function typesCopy(file) {
 }
 
 toCommonJs('extras.js');
+const snippets = path.join(dir, 'node-cjs', 'snippets');
+if (fs.existsSync(snippets)) {
+  for (const file of fs.readdirSync(snippets, { recursive: true })) {
+    if (String(file).endsWith('.js')) {
+      const rel = path.join('node-cjs', 'snippets', String(file));
+      toCommonJs(rel, rel);
+    }
+  }
+}
 toCommonJs('sdk.js');
 typesCopy('index.d.ts');
 typesCopy('sdk.d.ts');

@@ -2,6 +2,7 @@
 //! in, strings out on the hot path; no protocol or state logic of its own.
 
 mod options;
+mod outputs;
 mod requestor;
 
 use crate::{Clock, Engine, Event, HostError, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
@@ -119,38 +120,20 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
-        let obj = Object::new();
         match out {
-            Output::Send(t) => {
-                set(&obj, "kind", "send");
-                set(&obj, "context", opt_str(t.context));
-                set(&obj, "inReplyTo", opt_str(t.in_reply_to));
-                set(&obj, "message", t.message);
-            }
+            Output::Send(t) => outputs::send_output(t.context, t.in_reply_to, t.message),
             Output::Event(Event::Execute { task_id, context, kind, request }) => {
-                set(&obj, "kind", "execute");
-                set(&obj, "taskId", task_id);
-                set(&obj, "context", opt_str(context));
-                set(&obj, "method", kind.method().unwrap_or("other"));
-                set(&obj, "request", request);
+                outputs::execute_output(task_id, context, kind.method().unwrap_or("other"), request)
             }
-            Output::Event(Event::Forward { context, message }) => {
-                set(&obj, "kind", "forward");
-                set(&obj, "context", opt_str(context));
-                set(&obj, "message", message);
-            }
-            Output::Event(Event::Cancelled { task_id, context }) => {
-                set(&obj, "kind", "cancelled");
-                set(&obj, "taskId", task_id);
-                set(&obj, "context", opt_str(context));
-            }
-            Output::Event(Event::Expired { task_id, context, was_terminal }) => {
-                set(&obj, "kind", "expired");
-                set(&obj, "taskId", task_id);
-                set(&obj, "context", opt_str(context));
-                set(&obj, "wasTerminal", was_terminal);
+            Output::Event(Event::Forward { context, message }) => outputs::forward_output(context, message),
+            Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(task_id, context),
+            Output::Event(Event::Expired { task_id, context, was_terminal }) => outputs::expired_output(task_id, context, was_terminal),
+            Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
+                outputs::input_response_output(task_id, context, request_id, response)
             }
             Output::Event(Event::Audit(record)) => {
+                // Rare (only with `audit` on): built field by field.
+                let obj = Object::new();
                 set(&obj, "kind", "audit");
                 set(&obj, "action", record.action.name());
                 if let crate::AuditAction::Transitioned { from, to } = record.action {
@@ -163,16 +146,9 @@ impl TaskEngine {
                 set(&obj, "taskId", opt_str(record.task_id));
                 set(&obj, "context", opt_str(record.context));
                 set(&obj, "detail", opt_str(record.detail));
-            }
-            Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
-                set(&obj, "kind", "inputResponse");
-                set(&obj, "taskId", task_id);
-                set(&obj, "context", opt_str(context));
-                set(&obj, "requestId", request_id);
-                set(&obj, "response", response);
+                obj.into()
             }
         }
-        obj.into()
     }
 
     /// How many outputs wait to be drained.

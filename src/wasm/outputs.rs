@@ -1,0 +1,40 @@
+//! Output objects for JavaScript, each made by one call into a small JS
+//! factory: setting fields one by one with `Reflect` crossed the boundary
+//! (and re-decoded the key) per field, a measurable part of every request.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = "
+export function sendOutput(context, inReplyTo, message) {
+  return { kind: 'send', context: context ?? null, inReplyTo: inReplyTo ?? null, message };
+}
+export function executeOutput(taskId, context, method, request) {
+  return { kind: 'execute', taskId, context: context ?? null, method, request };
+}
+export function forwardOutput(context, message) {
+  return { kind: 'forward', context: context ?? null, message };
+}
+export function cancelledOutput(taskId, context) {
+  return { kind: 'cancelled', taskId, context: context ?? null };
+}
+export function expiredOutput(taskId, context, wasTerminal) {
+  return { kind: 'expired', taskId, context: context ?? null, wasTerminal };
+}
+export function inputResponseOutput(taskId, context, requestId, response) {
+  return { kind: 'inputResponse', taskId, context: context ?? null, requestId, response };
+}
+")]
+extern "C" {
+    #[wasm_bindgen(js_name = sendOutput)]
+    pub(super) fn send_output(context: Option<String>, in_reply_to: Option<String>, message: String) -> JsValue;
+    #[wasm_bindgen(js_name = executeOutput)]
+    pub(super) fn execute_output(task_id: String, context: Option<String>, method: &str, request: String) -> JsValue;
+    #[wasm_bindgen(js_name = forwardOutput)]
+    pub(super) fn forward_output(context: Option<String>, message: String) -> JsValue;
+    #[wasm_bindgen(js_name = cancelledOutput)]
+    pub(super) fn cancelled_output(task_id: String, context: Option<String>) -> JsValue;
+    #[wasm_bindgen(js_name = expiredOutput)]
+    pub(super) fn expired_output(task_id: String, context: Option<String>, was_terminal: bool) -> JsValue;
+    #[wasm_bindgen(js_name = inputResponseOutput)]
+    pub(super) fn input_response_output(task_id: String, context: Option<String>, request_id: String, response: String) -> JsValue;
+}
