@@ -1,17 +1,19 @@
 //! TTL deadlines in an ordered index: O(log n) to add or remove, the next one
 //! in O(log n), and a sweep that touches only what is due.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// Deadlines keyed by `(due_ms, seq)`; `seq` is the task's unique creation number.
+/// Task IDs keyed by `(due_ms, seq)`; `seq` is the task's unique creation
+/// number, so equal deadlines never collide.
 #[derive(Debug, Default)]
 pub(crate) struct Deadlines {
-    index: BTreeSet<(u64, u64)>,
+    index: BTreeMap<(u64, u64), Arc<str>>,
 }
 
 impl Deadlines {
-    pub fn insert(&mut self, due_ms: u64, seq: u64) {
-        self.index.insert((due_ms, seq));
+    pub fn insert(&mut self, due_ms: u64, seq: u64, id: Arc<str>) {
+        self.index.insert((due_ms, seq), id);
     }
 
     pub fn remove(&mut self, due_ms: u64, seq: u64) {
@@ -20,13 +22,13 @@ impl Deadlines {
 
     /// The earliest deadline, if any.
     pub fn next(&self) -> Option<u64> {
-        self.index.first().map(|&(due, _)| due)
+        self.index.first_key_value().map(|(&(due, _), _)| due)
     }
 
-    /// Removes and returns the next entry due at or before `now_ms`.
-    pub fn pop_due(&mut self, now_ms: u64) -> Option<u64> {
-        match self.index.first() {
-            Some(&(due, _)) if due <= now_ms => self.index.pop_first().map(|(_, seq)| seq),
+    /// Removes and returns the ID of the next task due at or before `now_ms`.
+    pub fn pop_due(&mut self, now_ms: u64) -> Option<Arc<str>> {
+        match self.index.first_key_value() {
+            Some((&(due, _), _)) if due <= now_ms => self.index.pop_first().map(|(_, id)| id),
             _ => None,
         }
     }

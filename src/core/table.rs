@@ -116,8 +116,6 @@ pub(crate) struct TaskTable {
     tasks: HashMap<Arc<str>, TaskRecord>,
     /// Creation order per context: the list index and the cursor space.
     by_context: HashMap<ContextKey, BTreeMap<u64, Arc<str>>>,
-    /// Creation number -> ID, for deadline entries.
-    by_seq: HashMap<u64, Arc<str>>,
     deadlines: Deadlines,
     expired: HashMap<Arc<str>, ContextKey>,
     expired_order: VecDeque<Arc<str>>,
@@ -176,12 +174,11 @@ impl TaskTable {
             progress_token: new.progress_token.map(String::into_boxed_str),
         };
         if let Some(due) = record.deadline() {
-            self.deadlines.insert(due, seq);
+            self.deadlines.insert(due, seq, id.clone());
         }
         // A reused ID (host-injected) must not inherit an old "expired" verdict.
         self.expired.remove(&id);
         self.by_context.entry(context).or_default().insert(seq, id.clone());
-        self.by_seq.insert(seq, id.clone());
         Ok(self.tasks.entry(id).or_insert(record))
     }
 
@@ -276,8 +273,7 @@ impl TaskTable {
     /// Removes the next task whose deadline is at or before `now`.
     pub fn pop_expired(&mut self, now: u64) -> Option<Expired> {
         loop {
-            let seq = self.deadlines.pop_due(now)?;
-            let Some(id) = self.by_seq.remove(&seq) else { continue };
+            let id = self.deadlines.pop_due(now)?;
             let Some(t) = self.remove(&id) else { continue };
             self.remember_expired(t.id.clone(), t.context.clone());
             return Some(Expired { id: t.id, context: t.context, was_terminal: t.status.is_terminal() });
@@ -290,7 +286,6 @@ impl TaskTable {
         if let Some(due) = t.deadline() {
             self.deadlines.remove(due, t.seq);
         }
-        self.by_seq.remove(&t.seq);
         if let Some(index) = self.by_context.get_mut(&t.context) {
             index.remove(&t.seq);
             if index.is_empty() {
