@@ -434,6 +434,9 @@ export declare class TaskEngine {
    * JSON text (e.g. `"\"tok\""` or `"7"`). Returns the task JSON.
    * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
    */
+  /** Host-side: whether a live task has this ID, in any context. Never expose it to a peer. */
+  hasTask(taskId: string): boolean;
+
   createTask(
     context: string | null | undefined,
     method: string,

@@ -93,6 +93,28 @@ function invalid(message) {
   return new TaskStoreError(INVALID_PARAMS, message, 'invalid_argument');
 }
 
+function notFound(taskId) {
+  return new TaskStoreError(INVALID_PARAMS, `Task not found: ${taskId}`, 'unknown_task');
+}
+
+function terminalError(taskId, from, to) {
+  return new TaskStoreError(INVALID_PARAMS, `Cannot update task ${taskId} from terminal status '${from}' to '${to}'`, 'already_terminal');
+}
+
+const STATUS_KEY = ',"status":"';
+
+/**
+ * The `status` of a task JSON text from the engine, without parsing the rest. The engine writes
+ * `{"taskId":...,"status":"...",...}`; inside the (escaped) ID a `,` is never followed by a bare
+ * `"`, so the first `,"status":"` is the field.
+ */
+function statusIn(json) {
+  const at = json.indexOf(STATUS_KEY);
+  if (at < 0) return JSON.parse(json).status;
+  const from = at + STATUS_KEY.length;
+  return json.slice(from, json.indexOf('"', from));
+}
+
 /** Session ID -> engine context. Tasks of one session are invisible to every other context. */
 function contextOf(sessionId) {
   return sessionId === undefined || sessionId === null ? '-' : 's:' + String(sessionId);
@@ -186,8 +208,11 @@ function engineOptions(options) {
   return out;
 }
 
-/** The store's internal "which context owns this task" lookup, for the linked queue. */
-const OWNER = Symbol('mcp-task-core/sdk task owner');
+/**
+ * The store's internal "does this context see this task" check, for the linked queue: `true`,
+ * `false` (another context's task) or `undefined` (no such live task).
+ */
+const SEES = Symbol('mcp-task-core/sdk task visibility');
 
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
@@ -212,8 +237,11 @@ class WasmTaskStore {
   #engineOptions;
   #engine = null;
   #loading = null;
-  /** taskId -> { context, pollInterval } for live tasks (the engine keeps the rest). */
-  #tasks = new Map();
+  /**
+   * Engine context -> number of its live tasks (no per-task state: the engine keeps each task's
+   * context and poll interval). Only getAllTasks() and cleanup() use it, to list every context.
+   */
+  #contexts = new Map();
   #listeners = new Set();
   #now;
   #useTimer;
@@ -249,20 +277,33 @@ class WasmTaskStore {
     return this.#loading;
   }
 
-  /** Runs `fn(engine)`, then drains the engine's outputs and re-arms the expiry timer. */
-  async #run(fn) {
+  /**
+   * Runs `fn(engine)`, then drains the engine's outputs and re-arms the expiry timer. The next
+   * deadline moves only when a task is created (`creates`) or deleted (an expiry drained), so
+   * other calls skip the nextDeadline() look-up.
+   */
+  async #run(fn, creates = false) {
     const engine = this.#engine ?? (await this.#ready());
     try {
       return fn(engine);
     } finally {
-      this.#settle(engine);
+      this.#settle(engine, creates);
     }
   }
 
-  #settle(engine) {
+  #settle(engine, rearm = true) {
+    if (this.#drain(engine) || rearm) this.#arm(engine);
+  }
+
+  /** Drains the engine's outputs; true when a task expired. */
+  #drain(engine) {
+    let expired = false;
     for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
       if (out.kind === 'expired') {
-        this.#tasks.delete(out.taskId);
+        expired = true;
+        const left = (this.#contexts.get(out.context) ?? 0) - 1;
+        if (left > 0) this.#contexts.set(out.context, left);
+        else this.#contexts.delete(out.context);
         const sessionId = sessionOf(out.context);
         for (const listener of this.#listeners) {
           try {
@@ -275,7 +316,7 @@ class WasmTaskStore {
       // Other outputs (status notifications are off; "cancelled" events) need no action:
       // the SDK drives the wire itself.
     }
-    this.#arm(engine);
+    return expired;
   }
 
   #arm(engine) {
@@ -312,20 +353,14 @@ class WasmTaskStore {
     this.#timerAt = null;
   }
 
-  #view(json) {
-    const task = JSON.parse(json);
-    const pollInterval = this.#tasks.get(task.taskId)?.pollInterval;
-    if (pollInterval !== undefined) task.pollInterval = pollInterval;
-    return task;
-  }
-
-  /** The task as `context` sees it, or a TaskStoreError(-32602). */
-  #visible(engine, taskId, context) {
+  /**
+   * The task JSON text as `context` sees it, or a TaskStoreError(-32602). (The engine's
+   * updateStatus / storeResult / fail are not session-scoped: this is the session check.)
+   */
+  #visibleJson(engine, taskId, context) {
     const json = typeof taskId === 'string' ? engine.getTask(taskId, context) : null;
-    if (json === null || json === undefined) {
-      throw new TaskStoreError(INVALID_PARAMS, `Task not found: ${taskId}`, 'unknown_task');
-    }
-    return this.#view(json);
+    if (json === null || json === undefined) throw notFound(taskId);
+    return json;
   }
 
   /**
@@ -354,12 +389,11 @@ class WasmTaskStore {
     const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
     const context = contextOf(sessionId);
     return this.#run((engine) => {
-      const json = engineCall(() => engine.createTask(context, method, ttl, undefined));
-      const task = JSON.parse(json);
-      this.#tasks.set(task.taskId, { context, pollInterval });
-      if (pollInterval !== undefined) task.pollInterval = pollInterval;
-      return task;
-    });
+      // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
+      const json = engineCall(() => engine.createTask(context, method, ttl, undefined, pollInterval));
+      this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
+      return JSON.parse(json);
+    }, true);
   }
 
   /** The task, or `null` when it is unknown, expired or another session's. */
@@ -368,7 +402,7 @@ class WasmTaskStore {
     return this.#run((engine) => {
       if (typeof taskId !== 'string') return null;
       const json = engine.getTask(taskId, context);
-      return json === null || json === undefined ? null : this.#view(json);
+      return json === null || json === undefined ? null : JSON.parse(json);
     });
   }
 
@@ -380,7 +414,8 @@ class WasmTaskStore {
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => {
-      this.#visible(engine, taskId, context);
+      // Unknown and other sessions' tasks; the engine refuses terminal ones itself.
+      this.#visibleJson(engine, taskId, context);
       if (status !== 'completed' && status !== 'failed') {
         throw invalid(`A result can be stored only with status 'completed' or 'failed', not '${status}'`);
       }
@@ -409,7 +444,7 @@ class WasmTaskStore {
         const e = JSON.parse(outcome.json);
         throw new JsonRpcError(e.code, e.message, e.data);
       }
-      const task = this.#visible(engine, taskId, context);
+      const task = JSON.parse(this.#visibleJson(engine, taskId, context));
       const why =
         task.status === 'cancelled'
           ? `Task ${taskId} was cancelled before it produced a result`
@@ -427,22 +462,32 @@ class WasmTaskStore {
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => {
-      const task = this.#visible(engine, taskId, context);
-      if (!STATUSES.has(status)) throw invalid(`Unknown task status '${status}'`);
-      if (isTerminal(task.status)) {
-        throw new TaskStoreError(
-          INVALID_PARAMS,
-          `Cannot update task ${taskId} from terminal status '${task.status}' to '${status}'`,
-          'already_terminal',
-        );
-      }
       const given = statusMessage ? String(statusMessage) : undefined;
-      if (status === task.status) {
-        engineCall(() => engine.setStatusMessage(taskId, given ?? task.statusMessage ?? null));
-      } else if (status === 'cancelled') {
-        engineCall(() => engine.cancelTask(taskId, context, given ?? null));
+      if (status === 'cancelled') {
+        // cancelTask is session-scoped and refuses terminal tasks: no look-up first.
+        if (typeof taskId !== 'string') throw notFound(taskId);
+        try {
+          engine.cancelTask(taskId, context, given ?? null);
+        } catch (err) {
+          if (err && err.code === 'unknown_task') throw notFound(taskId);
+          if (err && (err.code === 'already_terminal' || err.code === 'task_cancelled')) {
+            const json = engine.getTask(taskId, context);
+            throw terminalError(taskId, json ? statusIn(json) : 'cancelled', status);
+          }
+          throw fromEngine(err);
+        }
+        return;
+      }
+      const json = this.#visibleJson(engine, taskId, context);
+      if (!STATUSES.has(status)) throw invalid(`Unknown task status '${status}'`);
+      const current = statusIn(json);
+      if (isTerminal(current)) throw terminalError(taskId, current, status);
+      // The current message is needed (JSON parsed) only when it is kept.
+      if (status === current) {
+        const message = given ?? JSON.parse(json).statusMessage;
+        engineCall(() => engine.setStatusMessage(taskId, message ?? null));
       } else {
-        const message = isTerminal(status) ? given : given ?? task.statusMessage;
+        const message = given ?? (isTerminal(status) ? undefined : JSON.parse(json).statusMessage);
         engineCall(() => engine.updateStatus(taskId, status, message ?? null));
       }
     });
@@ -454,12 +499,7 @@ class WasmTaskStore {
     return this.#run((engine) => {
       if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('Invalid cursor');
       const page = JSON.parse(engineCall(() => engine.listTasks(context, cursor ?? null)));
-      const tasks = page.tasks.map((t) => {
-        const pollInterval = this.#tasks.get(t.taskId)?.pollInterval;
-        if (pollInterval !== undefined) t.pollInterval = pollInterval;
-        return t;
-      });
-      return page.nextCursor === undefined ? { tasks } : { tasks, nextCursor: page.nextCursor };
+      return page.nextCursor === undefined ? { tasks: page.tasks } : { tasks: page.tasks, nextCursor: page.nextCursor };
     });
   }
 
@@ -473,25 +513,46 @@ class WasmTaskStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** The engine context of a live task, or undefined (used by WasmTaskMessageQueue). */
-  [OWNER](taskId) {
-    return this.#tasks.get(taskId)?.context;
+  /**
+   * Whether engine context `context` sees live task `taskId`: `true`, `false` when it is another
+   * context's, `undefined` when there is no such live task (used by WasmTaskMessageQueue).
+   */
+  [SEES](taskId, context) {
+    const engine = this.#engine;
+    if (!engine || typeof taskId !== 'string') return undefined;
+    try {
+      const json = engine.getTask(taskId, context);
+      if (json !== null && json !== undefined) return true;
+      // Not this context's: another context's, or none at all?
+      return engine.hasTask(taskId) ? false : undefined;
+    } finally {
+      this.#settle(engine, false);
+    }
+  }
+
+  /** `[context, task]` for every live task, context by context (pages of listTasks). */
+  #everyTask(engine) {
+    const out = [];
+    for (const context of [...this.#contexts.keys()]) {
+      let cursor = null;
+      do {
+        const page = JSON.parse(engine.listTasks(context, cursor));
+        for (const task of page.tasks) out.push([context, task]);
+        cursor = page.nextCursor ?? null;
+      } while (cursor !== null);
+    }
+    return out;
   }
 
   /** Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks). */
   getAllTasks() {
     const engine = this.#engine;
     if (!engine) return [];
-    const tasks = [];
     try {
-      for (const [taskId, { context }] of [...this.#tasks]) {
-        const json = engine.getTask(taskId, context);
-        if (json !== null && json !== undefined) tasks.push(this.#view(json));
-      }
+      return this.#everyTask(engine).map(([, task]) => task);
     } finally {
-      this.#settle(engine);
+      this.#settle(engine, false);
     }
-    return tasks;
   }
 
   /** The number of live tasks held (expired ones are counted until the next call or timer). */
@@ -502,9 +563,17 @@ class WasmTaskStore {
   /** Deletes every task and stops the expiry timer (like InMemoryTaskStore.cleanup). */
   cleanup() {
     this.#disarm();
-    const gone = [...this.#tasks];
-    this.#tasks.clear();
     const engine = this.#engine;
+    let gone = [];
+    if (engine && this.#listeners.size > 0) {
+      try {
+        gone = this.#everyTask(engine);
+        this.#drain(engine);
+      } catch {
+        // a freed or broken engine: nothing to report
+      }
+    }
+    this.#contexts.clear();
     this.#engine = null;
     this.#loading = null;
     if (engine) {
@@ -519,7 +588,7 @@ class WasmTaskStore {
         // re-created lazily
       }
     }
-    for (const [taskId, { context }] of gone) {
+    for (const [context, { taskId }] of gone) {
       for (const listener of this.#listeners) {
         try {
           listener(taskId, sessionOf(context));
@@ -537,11 +606,11 @@ const QUEUED_TYPES = new Set(['request', 'notification', 'response', 'error']);
  * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x: one FIFO per task, messages kept as
  * JSON text, delivered only to the session the task belongs to. `enqueue` throws when the SDK's
  * `maxSize` (its `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default 1000)
- * is reached.
+ * is reached. State is kept only for tasks with messages waiting.
  *
- * With `{ taskStore }` (a WasmTaskStore) the task's session comes from the store, and the
- * queues of tasks that expire are dropped. Without it, the first `enqueue` that names a session
- * binds the queue to it. (SDK versions before 1.32 enqueue side-channel requests without a
+ * With `{ taskStore }` (a WasmTaskStore) the task's session comes from the store (an `enqueue`
+ * naming another session throws), and the queues of tasks that expire are dropped. Without it,
+ * the first `enqueue` that names a session binds the queue to it. (SDK versions before 1.32 enqueue side-channel requests without a
  * session ID; the store link makes that harmless, and the queue never delivers a task's messages
  * to another session, which those versions do not check before draining.)
  */
@@ -564,7 +633,7 @@ class WasmTaskMessageQueue {
       if (!store || typeof store.onTaskExpired !== 'function') {
         throw new TypeError('options.taskStore must be a WasmTaskStore');
       }
-      if (typeof store[OWNER] === 'function') this.#store = store;
+      if (typeof store[SEES] === 'function') this.#store = store;
       this.#detach = store.onTaskExpired((taskId, sessionId) => {
         const entry = this.#queues.get(taskId);
         if (entry && (entry.context === null || entry.context === contextOf(sessionId))) this.#queues.delete(taskId);
@@ -574,11 +643,18 @@ class WasmTaskMessageQueue {
 
   /** The entry of `taskId` if `sessionId` may read it. */
   #readable(taskId, sessionId) {
-    const entry = this.#queues.get(taskId);
+    let entry = this.#queues.get(taskId);
     if (!entry) return undefined;
-    const owner = this.#store ? this.#store[OWNER](taskId) : undefined;
-    const context = owner ?? entry.context;
-    return context === null || context === contextOf(sessionId) ? entry : undefined;
+    const reader = contextOf(sessionId);
+    if (entry.context === null && this.#store) {
+      // Queued without a session (SDK < 1.32) for a task of some session: ask the store.
+      const sees = this.#store[SEES](taskId, reader);
+      if (sees === false) return undefined;
+      entry = this.#queues.get(taskId); // an expiry seen by the store drops the queue
+      if (!entry) return undefined;
+      if (sees) entry.context = reader;
+    }
+    return entry.context === null || entry.context === reader ? entry : undefined;
   }
 
   async enqueue(taskId, message, sessionId, maxSize) {
@@ -587,11 +663,22 @@ class WasmTaskMessageQueue {
       throw invalid("A queued message must be an object with type 'request', 'notification', 'response' or 'error'");
     }
     const given = sessionId === undefined || sessionId === null ? null : contextOf(sessionId);
-    const entry = this.#queues.get(taskId);
-    const owner = (this.#store ? this.#store[OWNER](taskId) : undefined) ?? entry?.context ?? null;
-    if (given !== null && owner !== null && given !== owner) {
-      throw new TaskStoreError(INVALID_PARAMS, `Task not found: ${taskId}`, 'unknown_task');
+    let entry = this.#queues.get(taskId);
+    let owner = entry ? entry.context : null;
+    if (owner === null && this.#store) {
+      // The task's session, through the store: the named session if it sees the task (refused
+      // if it is another session's), else the session-less context if that one sees it (else
+      // still unknown: resolved on reading).
+      if (given !== null) {
+        const sees = this.#store[SEES](taskId, given);
+        if (sees === false) throw notFound(taskId);
+        if (sees) owner = given;
+      } else if (this.#store[SEES](taskId, contextOf(undefined))) {
+        owner = contextOf(undefined);
+      }
+      entry = this.#queues.get(taskId); // an expiry seen by the store drops the queue
     }
+    if (given !== null && owner !== null && given !== owner) throw notFound(taskId);
     const context = owner ?? given;
     const queue = entry?.messages ?? [];
     const limit = maxSize === undefined || maxSize === null ? this.#max : Math.min(maxSize, this.#max);

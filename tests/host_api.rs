@@ -284,3 +284,14 @@ fn store_level_status_updates() {
     let outs = rig.drain();
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { .. }))));
 }
+
+#[test]
+fn has_task_sees_every_context_but_not_expired_tasks() {
+    let mut rig = Rig::server();
+    let t = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(100), None).unwrap().task_id;
+    assert!(rig.engine.has_task(&t));
+    assert!(rig.engine.get_task(&t, Some("other")).is_none(), "a peer of another context still sees nothing");
+    assert!(!rig.engine.has_task("nope"));
+    rig.clock.advance(100);
+    assert!(!rig.engine.has_task(&t));
+}

@@ -158,6 +158,13 @@ impl Engine {
         self.complete_with(task_id, result_json, Some(status))
     }
 
+    /// Whether a live task has this ID, in any context (host-side: the host
+    /// owns every task; never answer a peer with it).
+    pub fn has_task(&mut self, task_id: &str) -> bool {
+        self.tick();
+        self.table.get(task_id).is_some()
+    }
+
     /// How many live tasks the engine holds.
     pub fn task_count(&self) -> usize {
         self.table.len()

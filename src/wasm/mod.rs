@@ -302,6 +302,12 @@ impl TaskEngine {
             .map_err(host_error)
     }
 
+    /// Host-side: whether a live task has this ID in any context.
+    #[wasm_bindgen(js_name = hasTask)]
+    pub fn has_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
+        Ok(self.engine.has_task(&string_arg(&task_id, "taskId")?))
+    }
+
     /// Store API: the task JSON as `context` may see it, or `null`.
     #[wasm_bindgen(js_name = getTask, unchecked_return_type = "string | null")]
     pub fn get_task(
