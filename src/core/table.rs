@@ -274,18 +274,17 @@ impl TaskTable {
     pub fn pop_expired(&mut self, now: u64) -> Option<Expired> {
         loop {
             let id = self.deadlines.pop_due(now)?;
-            let Some(t) = self.remove(&id) else { continue };
+            // The deadline entry is already gone: unlink the rest only.
+            let Some(t) = self.unlink(&id) else { continue };
             self.remember_expired(t.id.clone(), t.context.clone());
             return Some(Expired { id: t.id, context: t.context, was_terminal: t.status.is_terminal() });
         }
     }
 
-    /// Removes a task now, whatever its deadline.
-    pub fn remove(&mut self, id: &str) -> Option<TaskRecord> {
+    /// Removes a task from the map and its context index. Tasks leave only by
+    /// expiry, whose deadline entry the sweep has already taken.
+    fn unlink(&mut self, id: &str) -> Option<TaskRecord> {
         let t = self.tasks.remove(id)?;
-        if let Some(due) = t.deadline() {
-            self.deadlines.remove(due, t.seq);
-        }
         if let Some(index) = self.by_context.get_mut(&t.context) {
             index.remove(&t.seq);
             if index.is_empty() {
