@@ -97,7 +97,9 @@ fn main() {
     println!("\n== 5. A failure is replayed exactly by tasks/result");
     demo.peer(r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"get_weather","arguments":{"city":"Atlantis"},"task":{"ttl":5000}}}"#);
     demo.host("the weather API fails");
-    demo.engine.fail("task-3", r#"{"code":-32002,"message":"Unknown city: Atlantis","data":{"city":"Atlantis"}}"#).expect("task-3 is running");
+    demo.engine
+        .fail("task-3", r#"{"code":-32002,"message":"Unknown city: Atlantis","data":{"city":"Atlantis"}}"#)
+        .expect("task-3 is running");
     demo.drain();
     demo.peer(r#"{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"task-3"}}"#);
 

@@ -90,7 +90,8 @@ fn outcomes_are_checked() {
     // isError only fails tool calls; other kinds complete.
     let mut client = Engine::new(Config { capabilities: mcp_task_core::Capabilities::client(), ..Default::default() });
     let task = client.create_task(A, RequestKind::SamplingCreateMessage, TtlRequest::Default, None).unwrap();
-    let done = client.complete(&task.task_id, r#"{"isError":true,"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}"#).unwrap();
+    let done =
+        client.complete(&task.task_id, r#"{"isError":true,"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}"#).unwrap();
     assert_eq!(done.status, TaskStatus::Completed);
 }
 
@@ -148,16 +149,17 @@ fn side_channel_requests_wait_for_a_result_stream_and_all_must_be_answered() {
 #[test]
 fn progress_uses_the_original_token_until_terminal() {
     let mut rig = Rig::server();
-    let reply = rig
-        .ask(A, "tools/call", json!({"name":"slow","task":{},"_meta":{"progressToken":"p-1"}}), "CreateTaskResult")
-        .unwrap();
+    let reply = rig.ask(A, "tools/call", json!({"name":"slow","task":{},"_meta":{"progressToken":"p-1"}}), "CreateTaskResult").unwrap();
     let t = reply["result"]["task"]["taskId"].as_str().unwrap().to_owned();
     rig.drain();
     assert!(rig.engine.report_progress(&t, 3.0, Some(10.0), Some("3 of 10")).unwrap());
     assert!(rig.engine.report_progress(&t, 3.5, None, None).unwrap());
     let sent = rig.sent();
-    assert_eq!(sent[0].2["params"], json!({"progressToken":"p-1","progress":3,"total":10,"message":"3 of 10",
-        "_meta":{"io.modelcontextprotocol/related-task":{"taskId": t}}}));
+    assert_eq!(
+        sent[0].2["params"],
+        json!({"progressToken":"p-1","progress":3,"total":10,"message":"3 of 10",
+        "_meta":{"io.modelcontextprotocol/related-task":{"taskId": t}}})
+    );
     assert_eq!(sent[1].2["params"]["progress"], 3.5);
     assert_eq!(rig.engine.report_progress(&t, f64::NAN, None, None).unwrap_err().code(), "invalid_argument");
     rig.engine.complete(&t, r#"{"content":[]}"#).unwrap();
@@ -207,7 +209,11 @@ fn ids_from_the_host_never_overwrite() {
     let mut calls = 0;
     let ids = move || {
         calls += 1;
-        if calls <= 2 { "same".to_owned() } else { String::new() }
+        if calls <= 2 {
+            "same".to_owned()
+        } else {
+            String::new()
+        }
     };
     let mut engine = Engine::with_sources(Config::default(), Box::new(clock), Box::new(ids));
     let first = engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();

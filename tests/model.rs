@@ -170,7 +170,11 @@ fn run(ops: Vec<Op>) {
             }
             Op::RequestInput { task } => {
                 let id = m.pick(task);
-                let got = rig.engine.request_input(&id, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#));
+                let got = rig.engine.request_input(
+                    &id,
+                    "elicitation/create",
+                    Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#),
+                );
                 m.sweep();
                 match m.tasks.get_mut(&id) {
                     None => assert_eq!(got.unwrap_err().code(), "unknown_task"),

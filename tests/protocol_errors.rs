@@ -44,18 +44,46 @@ fn malformed_messages_get_the_spec_codes_and_change_nothing() {
         (r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":5}}"#.into(), -32602, "params.taskId must be a string"),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":[1]}"#.into(), -32602, "params must be an object"),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tasks/result","params":{"taskId":null}}"#.into(), -32602, "params.taskId must be a string"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tasks/cancel","params":{"taskId":"nope"}}"#.into(), -32602, "Failed to cancel task: Task not found"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tasks/cancel","params":{"taskId":"nope"}}"#.into(),
+            -32602,
+            "Failed to cancel task: Task not found",
+        ),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":7}}"#.into(), -32602, "cursor must be a string"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":"0000000000000001ffffffffffffffff"}}"#.into(), -32602, "cursor is not valid"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{"cursor":"0000000000000001ffffffffffffffff"}}"#.into(),
+            -32602,
+            "cursor is not valid",
+        ),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"task":{}}}"#.into(), -32602, "requires params.name"),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":-5}}}"#.into(), -32602, "params.task.ttl"),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":2.5}}}"#.into(), -32602, "params.task.ttl"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":"60s"}}}"#.into(), -32602, "params.task.ttl"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":[]}}"#.into(), -32602, "params.task must be an object"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{},"_meta":{"progressToken":{}}}}"#.into(), -32602, "progressToken"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{"ttl":"60s"}}}"#.into(),
+            -32602,
+            "params.task.ttl",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":[]}}"#.into(),
+            -32602,
+            "params.task must be an object",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{},"_meta":{"progressToken":{}}}}"#.into(),
+            -32602,
+            "progressToken",
+        ),
         (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}"#.into(), -32601, "requires task-augmented execution"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"never","task":{}}}"#.into(), -32601, "does not support task-augmented"),
-        (r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"unregistered","task":{}}}"#.into(), -32601, "does not support task-augmented"),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"never","task":{}}}"#.into(),
+            -32601,
+            "does not support task-augmented",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"unregistered","task":{}}}"#.into(),
+            -32601,
+            "does not support task-augmented",
+        ),
     ];
     for (text, code, needle) in &cases {
         let reply = rig.raw(text, A).unwrap_or_else(|| panic!("no reply to {text:.80}"));
@@ -119,7 +147,14 @@ fn undeclared_request_types_run_as_plain_requests() {
     assert!(matches!(&outs[..], [Output::Event(Event::Forward { message, .. })] if message == text), "{outs:?}");
     assert_eq!(rig.engine.task_count(), 0);
     // ...while the declared one becomes a task.
-    let reply = rig.ask(A, "elicitation/create", json!({"message":"ok?","requestedSchema":{"type":"object","properties":{}},"task":{}}), "CreateTaskResult").unwrap();
+    let reply = rig
+        .ask(
+            A,
+            "elicitation/create",
+            json!({"message":"ok?","requestedSchema":{"type":"object","properties":{}},"task":{}}),
+            "CreateTaskResult",
+        )
+        .unwrap();
     assert_eq!(reply["result"]["task"]["status"], "working");
     let outs = rig.drain();
     assert!(matches!(&outs[..], [Output::Event(Event::Execute { kind: mcp_task_core::RequestKind::ElicitationCreate, .. })]));

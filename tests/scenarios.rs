@@ -31,7 +31,11 @@ fn lifecycle_with_elicitation_round_trip() {
     // The tool needs the user: an elicitation is queued and the task waits for input.
     let elicit = rig
         .engine
-        .request_input(&id, "elicitation/create", Some(r#"{"message":"Which city?","requestedSchema":{"type":"object","properties":{"city":{"type":"string"}}}}"#))
+        .request_input(
+            &id,
+            "elicitation/create",
+            Some(r#"{"message":"Which city?","requestedSchema":{"type":"object","properties":{"city":{"type":"string"}}}}"#),
+        )
         .unwrap();
     let notes = rig.sent();
     assert_eq!(notes.len(), 1, "only the status notification: the request waits for tasks/result");
@@ -124,7 +128,9 @@ fn cancel_stops_work_answers_waiters_and_sticks() {
     assert!(reply["result"].get("_meta").is_none());
     let outs = rig.drain();
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { task_id, .. }) if *task_id == id)));
-    assert!(outs.iter().any(|o| matches!(o, Output::Send(t) if t.message.contains("notifications/tasks/status") && t.message.contains("cancelled"))));
+    assert!(outs
+        .iter()
+        .any(|o| matches!(o, Output::Send(t) if t.message.contains("notifications/tasks/status") && t.message.contains("cancelled"))));
     assert!(outs.iter().any(|o| matches!(o, Output::Send(t) if t.in_reply_to.is_some() && t.message.contains("was cancelled"))));
 
     // The work finishing later changes nothing, and the host is told.
@@ -229,7 +235,10 @@ fn contexts_are_isolated() {
     assert!(error_message(&reply).contains("authorization context"));
     // A's responses to another context's side-channel request are not taken.
     let id2 = rig.start(A);
-    let req = rig.engine.request_input(&id2, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#)).unwrap();
+    let req = rig
+        .engine
+        .request_input(&id2, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#))
+        .unwrap();
     rig.drain();
     let forged = format!(r#"{{"jsonrpc":"2.0","id":{req},"result":{{"action":"decline"}}}}"#);
     assert!(rig.raw(&forged, B).is_none());

@@ -30,7 +30,9 @@ fn audit_trail_of_a_lifecycle() {
     let mut rig = audit_rig();
     let r = rig.call_tool_task(A, "slow", json!({}));
     let id = r["result"]["task"]["taskId"].as_str().unwrap().to_owned();
-    rig.engine.request_input(&id, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#)).unwrap();
+    rig.engine
+        .request_input(&id, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#))
+        .unwrap();
     rig.engine.resume(&id).unwrap();
     rig.engine.complete(&id, r#"{"content":[]}"#).unwrap();
     rig.ask(A, "tasks/result", json!({"taskId": id}), "CallToolResult").unwrap();
@@ -100,7 +102,8 @@ fn rate_limit_per_context_on_the_injected_clock() {
 #[test]
 fn every_limit_is_audited() {
     let mut config = Config { audit: true, ..Config::default() };
-    config.limits = Limits { max_tasks_per_context: 1, max_message_bytes: 200, max_json_depth: 4, max_result_bytes: 10, ..Limits::default() };
+    config.limits =
+        Limits { max_tasks_per_context: 1, max_message_bytes: 200, max_json_depth: 4, max_result_bytes: 10, ..Limits::default() };
     let mut rig = Rig::new(config);
     rig.engine.register_tool("slow", TaskSupport::Required);
     let id = rig.start(A);

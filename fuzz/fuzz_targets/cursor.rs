@@ -14,7 +14,8 @@ fuzz_target!(|cursor: &str| {
         assert!(page.tasks.iter().all(|t| t.task_id == "t2"), "only b's tasks");
     }
     let message = serde_json_string(cursor);
-    let _ = engine.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{{"cursor":{message}}}}}"#), Some("a"));
+    let _ =
+        engine.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tasks/list","params":{{"cursor":{message}}}}}"#), Some("a"));
 });
 
 fn serde_json_string(s: &str) -> String {

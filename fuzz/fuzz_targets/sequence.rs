@@ -32,7 +32,13 @@ fuzz_target!(|steps: Vec<Step>| {
     let config = Config {
         ttl: TtlPolicy { default_ms: 5_000, max_ms: 20_000, allow_unlimited: true },
         page_size: 2,
-        limits: Limits { max_tasks_per_context: 8, max_tasks_total: 16, max_queued_messages_per_task: 3, max_waiters_per_task: 2, ..Limits::default() },
+        limits: Limits {
+            max_tasks_per_context: 8,
+            max_tasks_total: 16,
+            max_queued_messages_per_task: 3,
+            max_waiters_per_task: 2,
+            ..Limits::default()
+        },
         ..Config::default()
     };
     let mut e = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
@@ -47,16 +53,25 @@ fuzz_target!(|steps: Vec<Step>| {
                 let _ = e.handle_message(&m, ctx(c));
             }
             Step::Get { ctx: c, task } => {
-                let _ = e.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{{"taskId":"{}"}}}}"#, id(task)), ctx(c));
+                let _ = e.handle_message(
+                    &format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{{"taskId":"{}"}}}}"#, id(task)),
+                    ctx(c),
+                );
             }
             Step::Result { ctx: c, task, id: rid } => {
-                let _ = e.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":{rid},"method":"tasks/result","params":{{"taskId":"{}"}}}}"#, id(task)), ctx(c));
+                let _ = e.handle_message(
+                    &format!(r#"{{"jsonrpc":"2.0","id":{rid},"method":"tasks/result","params":{{"taskId":"{}"}}}}"#, id(task)),
+                    ctx(c),
+                );
             }
             Step::List { ctx: c, cursor } => {
                 let _ = e.list_tasks(ctx(c), cursor.as_deref());
             }
             Step::Cancel { ctx: c, task } => {
-                let _ = e.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{{"taskId":"{}"}}}}"#, id(task)), ctx(c));
+                let _ = e.handle_message(
+                    &format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tasks/cancel","params":{{"taskId":"{}"}}}}"#, id(task)),
+                    ctx(c),
+                );
             }
             Step::Complete { task, is_error } => {
                 let _ = e.complete(&id(task), &format!(r#"{{"content":[],"isError":{is_error}}}"#));

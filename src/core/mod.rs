@@ -8,5 +8,5 @@ pub(crate) mod table;
 mod task;
 
 pub use status::TaskStatus;
-pub use task::{Outcome, RequestKind, Task};
 pub(crate) use task::TaskView;
+pub use task::{Outcome, RequestKind, Task};

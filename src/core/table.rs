@@ -100,7 +100,10 @@ pub(crate) enum MoveRefusal {
     Unknown,
     /// The task was cancelled; the work's late outcome is dropped.
     Cancelled,
-    Illegal { from: TaskStatus, to: TaskStatus },
+    Illegal {
+        from: TaskStatus,
+        to: TaskStatus,
+    },
 }
 
 /// A task removed because its TTL passed.
@@ -135,13 +138,7 @@ impl TaskTable {
         self.by_context.get(&context_key(context)).map_or(0, BTreeMap::len)
     }
 
-    pub fn create(
-        &mut self,
-        new: NewTask,
-        now: u64,
-        max_per_context: usize,
-        max_total: usize,
-    ) -> Result<&TaskRecord, CreateRefusal> {
+    pub fn create(&mut self, new: NewTask, now: u64, max_per_context: usize, max_total: usize) -> Result<&TaskRecord, CreateRefusal> {
         if new.id.is_empty() {
             return Err(CreateRefusal::EmptyId);
         }

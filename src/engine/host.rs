@@ -71,7 +71,9 @@ impl Engine {
         let kind = self.live(task_id)?.kind;
         self.check_size(result_json, "result")?;
         let probe: ResultProbe<'_> = match first_byte(result_json) {
-            Some(b'{') => serde_json::from_str(result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?,
+            Some(b'{') => {
+                serde_json::from_str(result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?
+            }
             _ => return Err(HostError::invalid("The result must be a JSON object, such as a CallToolResult")),
         };
         if probe.meta.is_some_and(|m| first_byte(m.get()) != Some(b'{')) {
@@ -185,7 +187,14 @@ impl Engine {
         let now = self.tick();
         let t = self.live(task_id)?;
         if t.status.is_terminal() {
-            return Err(refusal(task_id, if t.status == TaskStatus::Cancelled { MoveRefusal::Cancelled } else { MoveRefusal::Illegal { from: t.status, to: TaskStatus::InputRequired } }));
+            return Err(refusal(
+                task_id,
+                if t.status == TaskStatus::Cancelled {
+                    MoveRefusal::Cancelled
+                } else {
+                    MoveRefusal::Illegal { from: t.status, to: TaskStatus::InputRequired }
+                },
+            ));
         }
         let status = t.status;
         let limit = self.config.limits.max_queued_messages_per_task;

@@ -13,10 +13,10 @@ pub use store::TaskPage;
 
 use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
-use crate::core::table::MoveRefusal;
-use crate::core::{Outcome, TaskStatus};
 use crate::core::cursor::CursorCodec;
+use crate::core::table::MoveRefusal;
 use crate::core::table::{Lookup, TaskRecord, TaskTable};
+use crate::core::{Outcome, TaskStatus};
 use crate::ids::IdSource;
 use crate::output::{Event, Output, Transmit};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};

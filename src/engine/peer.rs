@@ -38,7 +38,10 @@ pub(super) fn payload_response(t: &TaskRecord, request_id: &str) -> String {
             match jsonrpc::with_meta_entry(result, RELATED_TASK, &legacy::related_task_value(&t.id)) {
                 Some(with_meta) => jsonrpc::result_response(request_id, &with_meta),
                 // Results are checked when stored, so this is a fault of ours.
-                None => jsonrpc::error_response(Some(request_id), &RpcError::new(INTERNAL_ERROR, "Internal error: the stored result is not a JSON object")),
+                None => jsonrpc::error_response(
+                    Some(request_id),
+                    &RpcError::new(INTERNAL_ERROR, "Internal error: the stored result is not a JSON object"),
+                ),
             }
         }
         Some(Outcome::Error(error)) => jsonrpc::raw_error_response(Some(request_id), error),
@@ -71,7 +74,10 @@ impl Engine {
         if method.starts_with("tasks/") {
             if let Some(limit) = self.config.limits.rate_limit {
                 if !self.rate.allow(limit, context, now) {
-                    let message = format!("Too many tasks/* requests: at most {} per second (bursts of {}); slow down and retry", limit.per_second, limit.burst);
+                    let message = format!(
+                        "Too many tasks/* requests: at most {} per second (bursts of {}); slow down and retry",
+                        limit.per_second, limit.burst
+                    );
                     self.audit(crate::AuditAction::RateLimited, None, context, Some(method.to_owned()));
                     return Reply::Error(RpcError::new(LIMIT_EXCEEDED, message));
                 }
@@ -128,7 +134,12 @@ impl Engine {
         let task_id = task_id.into_owned();
         let limit = self.config.limits.max_waiters_per_task;
         if self.channels.waiter_count(&task_id) >= limit {
-            self.audit(crate::AuditAction::LimitHit, Some(&task_id), context, Some(format!("waiting tasks/result requests (limit {limit})")));
+            self.audit(
+                crate::AuditAction::LimitHit,
+                Some(&task_id),
+                context,
+                Some(format!("waiting tasks/result requests (limit {limit})")),
+            );
             return Reply::Error(RpcError::new(
                 LIMIT_EXCEEDED,
                 format!("Too many tasks/result requests are already waiting on this task (limit {limit})"),
@@ -193,9 +204,7 @@ impl Engine {
             return Err(RpcError::params(format!("Cannot cancel task: already in terminal status '{}'", t.status)));
         }
         let task_id = task_id.into_owned();
-        let t = self
-            .cancel_now(&task_id, None, now)
-            .map_err(|e| RpcError::new(INTERNAL_ERROR, format!("Internal error: {e}")))?;
+        let t = self.cancel_now(&task_id, None, now).map_err(|e| RpcError::new(INTERNAL_ERROR, format!("Internal error: {e}")))?;
         Ok(legacy::task_json(t.view()))
     }
 
@@ -222,7 +231,9 @@ impl Engine {
                 (TaskSupport::Required, false) => {
                     return Reply::Error(RpcError::new(
                         METHOD_NOT_FOUND,
-                        format!("Tool '{name}' requires task-augmented execution (execution.taskSupport is \"required\"): call it with params.task"),
+                        format!(
+                        "Tool '{name}' requires task-augmented execution (execution.taskSupport is \"required\"): call it with params.task"
+                    ),
                     ))
                 }
                 (TaskSupport::Absent | TaskSupport::Forbidden, true) => {
@@ -292,14 +303,7 @@ impl Engine {
             return Err(CreateRefusal::ContextFull { limit: per_context });
         }
         let id = self.ids.next_id();
-        let new = NewTask {
-            id,
-            context: context.map(str::to_owned),
-            kind,
-            ttl: granted,
-            poll_interval,
-            progress_token,
-        };
+        let new = NewTask { id, context: context.map(str::to_owned), kind, ttl: granted, poll_interval, progress_token };
         let t = self.table.create(new, now, per_context, total)?;
         let id = t.id.to_string();
         self.audit(crate::AuditAction::Created, Some(&id), context, Some(kind.method().unwrap_or("other").to_owned()));

@@ -55,7 +55,9 @@ impl Engine {
         if let Some(token) = progress_token {
             let valid = serde_json::from_str::<serde_json::Value>(token).is_ok_and(|v| v.is_string() || v.is_i64() || v.is_u64());
             if !valid {
-                return Err(HostError::invalid("progressToken must be raw JSON of a string or an integer, e.g. \"\\\"tok-1\\\"\" or \"7\""));
+                return Err(HostError::invalid(
+                    "progressToken must be raw JSON of a string or an integer, e.g. \"\\\"tok-1\\\"\" or \"7\"",
+                ));
             }
         }
         let token = progress_token.map(str::to_owned);
@@ -112,19 +114,14 @@ impl Engine {
             Some(c) => self.cursors.decode(context, c).ok_or(HostError::InvalidCursor)?,
         };
         let (page, next) = self.table.page(context, after, self.config.page_size);
-        Ok(TaskPage {
-            tasks: page.iter().map(|t| t.snapshot()).collect(),
-            next_cursor: next.map(|seq| self.cursors.encode(context, seq)),
-        })
+        Ok(TaskPage { tasks: page.iter().map(|t| t.snapshot()).collect(), next_cursor: next.map(|seq| self.cursors.encode(context, seq)) })
     }
 
     /// Cancels a task on behalf of `context` (the store-level `tasks/cancel`).
     pub fn cancel_task(&mut self, task_id: &str, context: Option<&str>, status_message: Option<&str>) -> Result<Task, HostError> {
         let now = self.tick();
         match self.table.lookup(task_id, context, now) {
-            Lookup::Found(t) if t.status.is_terminal() => {
-                Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status: t.status })
-            }
+            Lookup::Found(t) if t.status.is_terminal() => Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status: t.status }),
             Lookup::Found(_) => self.cancel_now(task_id, status_message, now).map(|t| t.snapshot()),
             _ => Err(HostError::UnknownTask { task_id: task_id.to_owned() }),
         }

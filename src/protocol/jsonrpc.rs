@@ -181,7 +181,8 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
         _ => Err(reject(
             env.id,
             INVALID_REQUEST,
-            "Invalid JSON-RPC message: expected a request (method, id), a notification (method) or a response (id with result or error)".to_owned(),
+            "Invalid JSON-RPC message: expected a request (method, id), a notification (method) or a response (id with result or error)"
+                .to_owned(),
         )),
     }
 }

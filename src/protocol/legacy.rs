@@ -134,8 +134,8 @@ fn params_object<'a>(params: Option<&'a RawValue>, method: &str, required: bool)
 pub(crate) fn task_id_param<'a>(params: Option<&'a RawValue>, method: &str) -> Result<Cow<'a, str>, RpcError> {
     let missing = || RpcError::params(format!("Invalid params: {method} requires params.taskId (a string)"));
     let Some(p) = params_object(params, method, true)? else { return Err(missing()) };
-    let parsed: TaskIdParams<'_> = serde_json::from_str(p.get())
-        .map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
+    let parsed: TaskIdParams<'_> =
+        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
     let raw = parsed.task_id.ok_or_else(missing)?;
     as_str(raw).ok_or_else(|| RpcError::params(format!("Invalid params: {method} params.taskId must be a string")))
 }
@@ -153,9 +153,7 @@ pub(crate) fn cursor_param(params: Option<&RawValue>) -> Result<Option<Cow<'_, s
         serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for tasks/list: {e}")))?;
     match parsed.cursor {
         None => Ok(None),
-        Some(raw) => as_str(raw)
-            .map(Some)
-            .ok_or_else(|| RpcError::params("Invalid params: tasks/list params.cursor must be a string")),
+        Some(raw) => as_str(raw).map(Some).ok_or_else(|| RpcError::params("Invalid params: tasks/list params.cursor must be a string")),
     }
 }
 
@@ -249,7 +247,12 @@ fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
     if ttl.get() == "null" {
         return Ok(TtlRequest::Unlimited);
     }
-    let bad = || RpcError::params(format!("Invalid params: params.task.ttl must be a non-negative integer number of milliseconds, got {}", ttl.get()));
+    let bad = || {
+        RpcError::params(format!(
+            "Invalid params: params.task.ttl must be a non-negative integer number of milliseconds, got {}",
+            ttl.get()
+        ))
+    };
     if let Ok(ms) = serde_json::from_str::<u64>(ttl.get()) {
         return Ok(TtlRequest::Ms(ms));
     }

@@ -14,7 +14,12 @@ pub struct Decision {
 
 fn declared(capabilities: &Value, method: &str) -> bool {
     let Some((group, name)) = method.split_once('/') else { return false };
-    capabilities.get("tasks").and_then(|t| t.get("requests")).and_then(|r| r.get(group)).and_then(|g| g.get(name)).is_some_and(Value::is_object)
+    capabilities
+        .get("tasks")
+        .and_then(|t| t.get("requests"))
+        .and_then(|r| r.get(group))
+        .and_then(|g| g.get(name))
+        .is_some_and(Value::is_object)
 }
 
 /// Decides whether to augment `method` with a task.

@@ -187,7 +187,13 @@ impl Requestor {
     /// default). `progress_token` (raw JSON string or number) goes into
     /// `_meta.progressToken` and stays valid for the task's life. Returns the
     /// call id (the request's raw JSON id) that events refer to.
-    pub fn call(&mut self, method: &str, params_json: Option<&str>, task: Option<Option<u64>>, progress_token: Option<&str>) -> Result<String, HostError> {
+    pub fn call(
+        &mut self,
+        method: &str,
+        params_json: Option<&str>,
+        task: Option<Option<u64>>,
+        progress_token: Option<&str>,
+    ) -> Result<String, HostError> {
         let mut params: serde_json::Map<String, Value> = match params_json {
             None => serde_json::Map::new(),
             Some(p) => serde_json::from_str(p).map_err(|_| HostError::invalid("params must be a JSON object"))?,
@@ -200,7 +206,8 @@ impl Requestor {
             params.insert("task".to_owned(), meta);
         }
         if let Some(token) = progress_token {
-            let token: Value = serde_json::from_str(token).map_err(|_| HostError::invalid("progressToken must be raw JSON: a string or a number"))?;
+            let token: Value =
+                serde_json::from_str(token).map_err(|_| HostError::invalid("progressToken must be raw JSON: a string or a number"))?;
             if !(token.is_string() || token.is_i64() || token.is_u64()) {
                 return Err(HostError::invalid("progressToken must be a string or an integer"));
             }
@@ -209,14 +216,19 @@ impl Requestor {
             meta.insert("progressToken".to_owned(), token);
         }
         let params = Value::Object(params).to_string();
-        let pending = Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented: task.is_some() };
+        let pending =
+            Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented: task.is_some() };
         Ok(self.send_request(method, &params, pending))
     }
 
     /// Answers the receiver's side-channel request `request_id` with a result
     /// object; the answer carries the task's related-task `_meta`.
     pub fn respond(&mut self, request_id: &str, result_json: &str) -> Result<(), HostError> {
-        let task_id = self.inputs.get(request_id).cloned().ok_or_else(|| HostError::invalid(format!("No open request from the receiver has id {request_id}")))?;
+        let task_id = self
+            .inputs
+            .get(request_id)
+            .cloned()
+            .ok_or_else(|| HostError::invalid(format!("No open request from the receiver has id {request_id}")))?;
         if !is_object(result_json) {
             return Err(HostError::invalid("The answer must be a JSON object"));
         }
@@ -390,15 +402,13 @@ impl Requestor {
                 None => self.event(RequestorEvent::Forward { message: message.to_owned() }),
             },
             Incoming::Notification { method, params } => self.on_notification(&method, params, message),
-            Incoming::Request { id, params, .. } => {
-                match params.and_then(related_task_of) {
-                    Some(task_id) if self.tasks.contains_key(&task_id) => {
-                        self.inputs.insert(id.to_owned(), task_id.clone());
-                        self.event(RequestorEvent::InputRequest { task_id, request_id: id.to_owned(), request: message.to_owned() });
-                    }
-                    _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+            Incoming::Request { id, params, .. } => match params.and_then(related_task_of) {
+                Some(task_id) if self.tasks.contains_key(&task_id) => {
+                    self.inputs.insert(id.to_owned(), task_id.clone());
+                    self.event(RequestorEvent::InputRequest { task_id, request_id: id.to_owned(), request: message.to_owned() });
                 }
-            }
+                _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+            },
         }
     }
 
@@ -420,7 +430,13 @@ impl Requestor {
             "notifications/progress" => {
                 let token = params.as_ref().and_then(|p| p.get("progressToken")).map(Value::to_string);
                 let owner = token.and_then(|tok| {
-                    self.tasks.values().find(|t| t.progress_token.as_deref().and_then(|p| serde_json::from_str::<Value>(p).ok()).map(|v| v.to_string()) == Some(tok.clone())).map(|t| t.task_id.clone())
+                    self.tasks
+                        .values()
+                        .find(|t| {
+                            t.progress_token.as_deref().and_then(|p| serde_json::from_str::<Value>(p).ok()).map(|v| v.to_string())
+                                == Some(tok.clone())
+                        })
+                        .map(|t| t.task_id.clone())
                 });
                 match owner {
                     Some(task_id) => self.event(RequestorEvent::Progress { task_id, notification: message.to_owned() }),

@@ -28,7 +28,12 @@ impl Requestor {
         let mut tasks: Vec<SavedTask> = self
             .tasks
             .values()
-            .map(|t| SavedTask { task_id: t.task_id.clone(), method: t.method.clone(), task: t.task.clone(), progress_token: t.progress_token.clone() })
+            .map(|t| SavedTask {
+                task_id: t.task_id.clone(),
+                method: t.method.clone(),
+                task: t.task.clone(),
+                progress_token: t.progress_token.clone(),
+            })
             .collect();
         tasks.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id));
         serde_json::to_string(&Saved { version: 1, tasks }).unwrap_or_else(|_| "{\"version\":1,\"tasks\":[]}".to_owned())

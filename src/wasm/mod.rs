@@ -19,7 +19,11 @@ impl Clock for JsClock {
             Some(f) => f.call0(&JsValue::NULL).ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
             None => js_sys::Date::now(),
         };
-        if ms.is_finite() && ms > 0.0 { ms as u64 } else { 0 }
+        if ms.is_finite() && ms > 0.0 {
+            ms as u64
+        } else {
+            0
+        }
     }
 }
 
@@ -292,7 +296,12 @@ impl TaskEngine {
         } else {
             match ttl.as_f64() {
                 Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
-                _ => return Err(js_error("invalid_argument", "ttl must be a non-negative integer number of milliseconds, null or undefined")),
+                _ => {
+                    return Err(js_error(
+                        "invalid_argument",
+                        "ttl must be a non-negative integer number of milliseconds, null or undefined",
+                    ))
+                }
             }
         };
         let kind = RequestKind::from_method(&method);
@@ -381,7 +390,8 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
         let message = opt_string_arg(&message, "message")?;
-        let status = crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        let status =
+            crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
         self.engine.update_status(&task_id, status, message.as_deref()).map(task_json).map_err(host_error)
     }
 
@@ -395,7 +405,8 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
         let result_json = string_arg(&result_json, "resultJson")?;
-        let status = crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        let status =
+            crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
         self.engine.store_result(&task_id, status, &result_json).map(task_json).map_err(host_error)
     }
 

@@ -151,7 +151,8 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
                 let rr = Reader { obj: &rate, path: "limits.rateLimit." };
                 let burst = rr.int("burst")?.ok_or_else(|| rr.err("burst", "a non-negative integer"))?;
                 let per_second = rr.int("perSecond")?.ok_or_else(|| rr.err("perSecond", "a non-negative integer"))?;
-                l.rate_limit = Some(RateLimit { burst: burst.min(u32::MAX as u64) as u32, per_second: per_second.min(u32::MAX as u64) as u32 });
+                l.rate_limit =
+                    Some(RateLimit { burst: burst.min(u32::MAX as u64) as u32, per_second: per_second.min(u32::MAX as u64) as u32 });
             }
         }
     }

@@ -85,7 +85,12 @@ impl TaskRequestor {
         } else {
             match task.as_f64() {
                 Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.0e15 => Some(Some(n as u64)),
-                _ => return Err(js_error("invalid_argument", "ttl must be undefined (plain), null or true (task, default ttl) or a non-negative integer")),
+                _ => {
+                    return Err(js_error(
+                        "invalid_argument",
+                        "ttl must be undefined (plain), null or true (task, default ttl) or a non-negative integer",
+                    ))
+                }
             }
         };
         self.inner.call(&method, params_json.as_deref(), task, progress_token_json.as_deref()).map_err(host_error)
