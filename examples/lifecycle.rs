@@ -48,6 +48,7 @@ impl Demo {
                 }
                 Output::Event(Event::Forward { message, .. }) => println!("   [engine → host] not a task message: {message}"),
                 Output::Event(Event::Audit(record)) => println!("   [audit] {:?}", record),
+                Output::Event(Event::OutputsDropped { count }) => println!("   [host] {count} outputs dropped (queue full)"),
             }
         }
     }
@@ -58,7 +59,7 @@ fn main() {
     let config = Config { poll_interval_ms: Some(2_000), ..Config::default() };
     let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
     engine.register_tool("get_weather", TaskSupport::Required);
-    println!("tasks capability for initialize: {}\n", engine.capabilities_json());
+    println!("tasks capability for initialize: {}\n", engine.capabilities_json(Some("session-1")));
     let mut demo = Demo { engine, clock };
 
     println!("== 1. A task-augmented tool call");

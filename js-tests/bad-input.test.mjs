@@ -279,3 +279,52 @@ test('createTask refuses a progress token that is not a JSON string or integer',
     assertEngineError(() => e.engine.createTask('alice', 'tools/call', undefined, bad), 'invalid_argument');
   }
 });
+
+test('responses are never answered; over-limit requests are answered under their id', () => {
+  const e = engine({ limits: { maxMessageBytes: 256 } });
+  const bigResponse = JSON.stringify({ jsonrpc: '2.0', id: 'host-1', result: { image: 'A'.repeat(1000) } });
+  for (const response of [bigResponse, '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}']) {
+    assert.equal(e.engine.handle(response, 'alice'), null);
+    const outs = e.drain();
+    assert.deepEqual(outs.map((o) => [o.kind, o.message]), [['forward', response]]);
+  }
+  const bigRequest = JSON.stringify({ jsonrpc: '2.0', id: 'call-7', method: 'tools/call', params: { name: 'x'.repeat(400) } });
+  const reply = JSON.parse(e.engine.handle(bigRequest, 'alice'));
+  assert.equal(reply.id, 'call-7');
+  assert.equal(reply.error.code, -32600);
+  stillWorks(e);
+});
+
+test('capabilities declare tasks.list exactly to sessions that tasks/list answers', () => {
+  const e = engine();
+  assert.ok('list' in JSON.parse(e.engine.capabilitiesJson('alice')));
+  assert.ok(!('list' in JSON.parse(e.engine.capabilitiesJson())));
+  assert.equal(e.error('tasks/list', {}, null).code, -32601);
+  assert.ok(Array.isArray(e.result('tasks/list', {}, 'alice').tasks));
+});
+
+test('a full output queue refuses requests and reports what it dropped', () => {
+  const e = engine({ limits: { maxPendingOutputs: 3, rateLimit: null } });
+  for (let i = 0; i < 50; i++) {
+    assert.equal(e.engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: i } }), 'alice'), null);
+  }
+  const refused = JSON.parse(e.engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tasks/list' }), 'alice'));
+  assert.equal(refused.id, 5);
+  assert.equal(refused.error.code, -32000);
+  assert.match(refused.error.message, /overloaded/);
+  const first = e.engine.pollOutput();
+  assert.deepEqual(first, { kind: 'outputsDropped', count: 47 });
+  e.drain();
+  stillWorks(e);
+});
+
+test('numbers of any size in a result come back byte for byte', () => {
+  const e = engine();
+  const created = e.result('tools/call', { name: 'slow', task: {} }, 'alice');
+  e.drain();
+  const result = '{"content":[],"_meta":{"n":123456789012345678901234567890,"x":1.50}}';
+  e.engine.complete(created.task.taskId, result);
+  e.drain();
+  const text = e.engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/result', params: { taskId: created.task.taskId } }), 'alice');
+  assert.ok(text.includes('"n":123456789012345678901234567890,"x":1.50'), text);
+});

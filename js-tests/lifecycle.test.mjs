@@ -147,7 +147,7 @@ describe('cancel', () => {
 
   test('without the cancel capability tasks/cancel is -32601', () => {
     const e = engine({ capabilities: { toolsCall: true, list: true } });
-    assert.deepEqual(JSON.parse(e.engine.capabilitiesJson()), { list: {}, requests: { tools: { call: {} } } });
+    assert.deepEqual(JSON.parse(e.engine.capabilitiesJson('alice')), { list: {}, requests: { tools: { call: {} } } });
     const { task } = e.startTool('slow', 'alice');
     assert.equal(e.error('tasks/cancel', { taskId: task.taskId }, 'alice').code, -32601);
   });
@@ -276,7 +276,7 @@ describe('contexts', () => {
 
   test('without context binding tasks/list is refused and not advertised', () => {
     const e = engine({ contextBinding: false });
-    assert.deepEqual(JSON.parse(e.engine.capabilitiesJson()), { cancel: {}, requests: { tools: { call: {} } } });
+    assert.deepEqual(JSON.parse(e.engine.capabilitiesJson('alice')), { cancel: {}, requests: { tools: { call: {} } } });
     e.startTool('slow', 'alice');
     assert.equal(e.error('tasks/list', {}, 'alice').code, -32601);
   });
@@ -437,7 +437,7 @@ describe('routing and options', () => {
 
   test('a client engine runs sampling and elicitation as tasks', () => {
     const e = engine({ capabilities: { list: true, cancel: true, samplingCreateMessage: true, elicitationCreate: true } });
-    assert.deepEqual(JSON.parse(e.engine.capabilitiesJson()), {
+    assert.deepEqual(JSON.parse(e.engine.capabilitiesJson('server')), {
       list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } },
     });
     const created = e.result('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10, task: { ttl: 1000 } }, 'server');
@@ -461,7 +461,9 @@ describe('routing and options', () => {
 
   test('options: defaults, pollIntervalMs, modelImmediateResponse, statusNotifications', () => {
     const plain = new mod.TaskEngine();
-    assert.deepEqual(JSON.parse(plain.capabilitiesJson()), { list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    assert.deepEqual(JSON.parse(plain.capabilitiesJson('s')), { list: {}, cancel: {}, requests: { tools: { call: {} } } });
+    // No context: the receiver cannot tell requestors apart, so no tasks.list (and tasks/list is refused).
+    assert.deepEqual(JSON.parse(plain.capabilitiesJson()), { cancel: {}, requests: { tools: { call: {} } } });
     const t = JSON.parse(plain.createTask('a', 'tools/call'));
     assert.equal(t.ttl, 3_600_000);
     assert.equal(t.pollInterval, 1000);
@@ -562,7 +564,7 @@ test('TaskRequestor drives a TaskEngine in memory: create, poll on pollInterval,
   const clock = manualClock();
   const server = new CheckedEngine(mod, { now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required' } });
   const client = new mod.TaskRequestor({ now: clock.now });
-  const capabilities = JSON.stringify({ tasks: JSON.parse(server.engine.capabilitiesJson()) });
+  const capabilities = JSON.stringify({ tasks: JSON.parse(server.engine.capabilitiesJson('client')) });
   assert.deepEqual(mod.shouldAugment(capabilities, 'tools/call', 'required', false), { augment: true, reason: 'the tool requires task-augmented execution' });
   assert.equal(mod.shouldAugment(capabilities, 'tools/call', 'forbidden', true).augment, false);
   assert.equal(mod.shouldAugment('{}', 'tools/call', 'required', true).augment, false);

@@ -129,6 +129,12 @@ export interface LimitOptions {
   /** `tasks/result` requests that may wait on one task at once. Default 16. */
   maxWaitersPerTask?: number;
   /**
+   * Undrained outputs. Past it new peer requests are refused (`-32000`) and
+   * notifications and audit records are dropped, counted in an
+   * {@link OutputsDroppedOutput}. Default 10 000.
+   */
+  maxPendingOutputs?: number;
+  /**
    * Token bucket for `tasks/*` requests per context: `burst` at once, refilled at
    * `perSecond` (on the injected clock). Refused requests get a JSON-RPC error.
    * Default `{ burst: 200, perSecond: 50 }`; `null` turns it off.
@@ -266,6 +272,15 @@ export interface AuditOutput {
   detail: string | null;
 }
 
+/**
+ * The output queue was full (`limits.maxPendingOutputs`): `count` notifications,
+ * forwarded notifications and audit records were dropped. Drain after every call.
+ */
+export interface OutputsDroppedOutput {
+  kind: 'outputsDropped';
+  count: number;
+}
+
 /** One item of {@link TaskEngine.pollOutput}. */
 export type TaskEngineOutput =
   | SendOutput
@@ -274,7 +289,8 @@ export type TaskEngineOutput =
   | CancelledOutput
   | ExpiredOutput
   | InputResponseOutput
-  | AuditOutput;
+  | AuditOutput
+  | OutputsDroppedOutput;
 
 /** The stored outcome of a finished task ({@link TaskEngine.getOutcome}). */
 export interface TaskOutcome {
@@ -362,7 +378,7 @@ export declare class TaskEngine {
   handleTimeout(): void;
 
   /** The `tasks` capability object for the `initialize` result, as JSON text. */
-  capabilitiesJson(): string;
+  capabilitiesJson(context?: string | null): string;
 
   /**
    * Declares a tool's `execution.taskSupport`. `null`/omitted (or an unknown string) means

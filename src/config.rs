@@ -64,6 +64,11 @@ pub struct Limits {
     pub rate_limit: Option<crate::RateLimit>,
     /// `tasks/result` requests that may wait on one task at once.
     pub max_waiters_per_task: usize,
+    /// Undrained outputs. Past it, new peer requests are refused (`-32000`),
+    /// notifications and audit records are dropped and counted
+    /// ([`Event::OutputsDropped`](crate::Event::OutputsDropped)); replies and
+    /// task events are always kept (they are bounded by the task limits).
+    pub max_pending_outputs: usize,
 }
 
 impl Default for Limits {
@@ -77,6 +82,7 @@ impl Default for Limits {
             max_json_depth: 64,
             rate_limit: Some(crate::RateLimit { burst: 200, per_second: 50 }),
             max_waiters_per_task: 16,
+            max_pending_outputs: 10_000,
         }
     }
 }

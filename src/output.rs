@@ -45,4 +45,8 @@ pub enum Event {
     InputResponse { task_id: String, context: Option<String>, request_id: String, response: String },
     /// A record for the host's audit log (only with [`Config::audit`](crate::Config::audit)).
     Audit(AuditEvent),
+    /// The output queue was full ([`Limits::max_pending_outputs`](crate::Limits::max_pending_outputs)):
+    /// this many notifications, forwarded notifications and audit records were
+    /// dropped since the last such event. Drain outputs after every call.
+    OutputsDropped { count: u64 },
 }

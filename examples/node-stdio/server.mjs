@@ -44,7 +44,7 @@ function handlePlain(message) {
     case 'initialize':
       return respond(msg.id, {
         protocolVersion: '2025-11-25',
-        capabilities: { tools: {}, tasks: JSON.parse(engine.capabilitiesJson()) },
+        capabilities: { tools: {}, tasks: JSON.parse(engine.capabilitiesJson(CONTEXT)) },
         serverInfo: { name: 'mcp-task-core-stdio-example', version: '0.1.0' },
       });
     case 'ping':

@@ -55,7 +55,7 @@ export function runLifecycle(mod) {
     });
   const kinds = (outs) => outs.map((o) => (o.kind === 'send' ? `send:${JSON.parse(o.message).method ?? 'response'}` : o.kind));
 
-  facts.capabilities = JSON.parse(engine.capabilitiesJson());
+  facts.capabilities = JSON.parse(engine.capabilitiesJson(ctx));
 
   // 1. A task-augmented tools/call: CreateTaskResult now, an `execute` output for the host.
   const created = send(

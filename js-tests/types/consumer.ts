@@ -143,6 +143,11 @@ export async function main(): Promise<void> {
         void [action, from, who, out.to, out.taskId, out.detail];
         break;
       }
+      case 'outputsDropped': {
+        const count: number = out.count;
+        void count;
+        break;
+      }
       default: {
         const exhaustive: never = out;
         void exhaustive;

@@ -28,6 +28,9 @@ pub(crate) struct TaskRecord {
     pub outcome: Option<Outcome>,
     /// The raw JSON `progressToken` of the original request, valid for the task's life.
     pub progress_token: Option<Box<str>>,
+    /// Side-channel requests this task has sent: numbers each one, so no id
+    /// is ever used twice with the requestor.
+    pub requests_sent: u32,
 }
 
 impl TaskRecord {
@@ -169,6 +172,7 @@ impl TaskTable {
             poll_interval: new.poll_interval,
             outcome: None,
             progress_token: new.progress_token.map(String::into_boxed_str),
+            requests_sent: 0,
         };
         if let Some(due) = record.deadline() {
             self.deadlines.insert(due, seq, id.clone());
@@ -196,6 +200,13 @@ impl TaskTable {
     }
 
     /// A task by ID, ignoring contexts and deadlines (host-side access).
+    /// Numbers the next side-channel request of a task (1, 2, ...; never reused).
+    pub fn next_request_number(&mut self, id: &str) -> Option<u32> {
+        let t = self.tasks.get_mut(id)?;
+        t.requests_sent = t.requests_sent.saturating_add(1);
+        Some(t.requests_sent)
+    }
+
     pub fn get(&self, id: &str) -> Option<&TaskRecord> {
         self.tasks.get(id)
     }

@@ -65,10 +65,6 @@ impl Channels {
         self.by_task.get(task_id).map_or(0, |c| c.pending.len())
     }
 
-    pub fn is_request_id_taken(&self, request_id: &str) -> bool {
-        self.owner.contains_key(request_id)
-    }
-
     /// Adds a waiter; returns the queued requests to deliver on it now.
     pub fn add_waiter(&mut self, task_id: &str, waiter: Waiter) -> Vec<String> {
         let channel = self.by_task.entry(task_id.to_owned()).or_default();

@@ -224,15 +224,11 @@ impl Engine {
         Ok(request_id)
     }
 
+    /// `"<task>/input/<n>"` with the task's own counter: task IDs are unique
+    /// and the counter never goes back, so no id repeats in a session.
     fn next_request_id(&mut self, task_id: &str) -> String {
-        let mut n = self.channels.pending_count(task_id);
-        loop {
-            n += 1;
-            let id = json_string(&format!("{task_id}/input/{n}"));
-            if !self.channels.is_request_id_taken(&id) {
-                return id;
-            }
-        }
+        let n = self.table.next_request_number(task_id).unwrap_or(0);
+        json_string(&format!("{task_id}/input/{n}"))
     }
 
     /// Sends `notifications/progress` for the task with the original request's
@@ -263,7 +259,7 @@ impl Engine {
         }
         let _ = write!(out, ",\"_meta\":{{{}:{}}}}}}}", json_string(RELATED_TASK), legacy::related_task_value(task_id));
         let context = t.context().map(str::to_owned);
-        self.send(context, None, out);
+        self.notify(context, out);
         Ok(true)
     }
 }

@@ -94,6 +94,8 @@ pub struct Engine {
     cursors: CursorCodec,
     rate: rate::RateLimiter,
     last_now: u64,
+    /// Outputs dropped because the queue was full, not yet reported.
+    dropped_outputs: u64,
 }
 
 impl std::fmt::Debug for Engine {
@@ -132,6 +134,7 @@ impl Engine {
             cursors,
             rate: rate::RateLimiter::default(),
             last_now: 0,
+            dropped_outputs: 0,
         }
     }
 
@@ -140,14 +143,17 @@ impl Engine {
         &self.config
     }
 
-    /// The `tasks` capability object to put in the `initialize` exchange.
+    /// The `tasks` capability object to put in the `initialize` answer of a
+    /// session whose requests carry `context`. `list` is declared only where
+    /// `tasks/list` answers: to a session the receiver can identify.
     ///
     /// ```
     /// let engine = mcp_task_core::Engine::new(Default::default());
-    /// assert_eq!(engine.capabilities_json(), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+    /// assert_eq!(engine.capabilities_json(Some("session-1")), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+    /// assert_eq!(engine.capabilities_json(None), r#"{"cancel":{},"requests":{"tools":{"call":{}}}}"#);
     /// ```
-    pub fn capabilities_json(&self) -> String {
-        legacy::capabilities_json(&self.config)
+    pub fn capabilities_json(&self, context: Option<&str>) -> String {
+        legacy::capabilities_json(&self.config, context)
     }
 
     /// Declares a tool's `execution.taskSupport`. Tools never registered count as absent.
@@ -164,13 +170,34 @@ impl Engine {
         let incoming = match jsonrpc::parse(message, limits.max_message_bytes, limits.max_json_depth) {
             Ok(incoming) => incoming,
             Err(rejected) => {
+                // The top level still tells a response (never answered: two
+                // peers would trade errors forever) and the id to answer under.
+                let peek = jsonrpc::peek(message);
+                if peek.is_response() {
+                    // Limits guard what the engine parses; a response is only routed by id.
+                    let ours = peek.id.is_some_and(|id| self.on_input_response(id, message, context, now));
+                    if !ours {
+                        self.forward(message, context, false);
+                    }
+                    return None;
+                }
                 if rejected.limit_hit {
                     self.audit(AuditAction::LimitHit, None, context, Some(rejected.error.message.clone()));
                 }
-                return Some(jsonrpc::error_response(rejected.id.as_deref(), &rejected.error));
+                let id = rejected.id.as_deref().or(peek.id);
+                return Some(jsonrpc::error_response(id, &rejected.error));
             }
         };
         match incoming {
+            Incoming::Request { id, .. } if self.outputs_full() => {
+                let limit = self.config.limits.max_pending_outputs;
+                let error = RpcError::new(
+                    jsonrpc::LIMIT_EXCEEDED,
+                    format!("The receiver is overloaded ({limit} outputs wait to be processed): retry later"),
+                );
+                self.audit(AuditAction::LimitHit, None, context, Some(format!("undrained outputs (limit {limit})")));
+                Some(jsonrpc::error_response(Some(id), &error))
+            }
             Incoming::Request { id, method, params } => match self.on_request(id, &method, params, message, context, now) {
                 peer::Reply::Result(result) => Some(jsonrpc::result_response(id, &result)),
                 peer::Reply::Error(error) => Some(jsonrpc::error_response(Some(id), &error)),
@@ -181,12 +208,12 @@ impl Engine {
                 if method == "notifications/cancelled" {
                     self.on_request_cancelled(params, context);
                 }
-                self.forward(message, context);
+                self.forward(message, context, true);
                 None
             }
             Incoming::Response { id, .. } => {
                 if !self.on_input_response(id, message, context, now) {
-                    self.forward(message, context);
+                    self.forward(message, context, false);
                 }
                 None
             }
@@ -196,12 +223,30 @@ impl Engine {
     /// The next thing for the host to do, or `None` when there is nothing now.
     /// Drain it after every call into the engine.
     pub fn poll_output(&mut self) -> Option<Output> {
+        if self.dropped_outputs > 0 {
+            let count = std::mem::take(&mut self.dropped_outputs);
+            return Some(Output::Event(Event::OutputsDropped { count }));
+        }
         self.outputs.pop_front()
+    }
+
+    fn outputs_full(&self) -> bool {
+        self.outputs.len() >= self.config.limits.max_pending_outputs
+    }
+
+    /// Queues an output; when the queue is full, what no one waits on (a
+    /// notification, a forwarded notification, an audit record) is dropped and counted.
+    fn push(&mut self, output: Output, droppable: bool) {
+        if droppable && self.outputs_full() {
+            self.dropped_outputs = self.dropped_outputs.saturating_add(1);
+        } else {
+            self.outputs.push_back(output);
+        }
     }
 
     /// The number of outputs waiting to be drained.
     pub fn pending_outputs(&self) -> usize {
-        self.outputs.len()
+        self.outputs.len() + usize::from(self.dropped_outputs > 0)
     }
 
     /// When the engine next needs [`handle_timeout`](Self::handle_timeout)
@@ -259,16 +304,25 @@ impl Engine {
         Ok(())
     }
 
-    fn forward(&mut self, message: &str, context: Option<&str>) {
-        self.event(Event::Forward { context: context.map(str::to_owned), message: message.to_owned() });
+    /// Hands a peer message to the host. Requests are refused at the door when
+    /// the queue is full and responses are always kept (someone waits on them),
+    /// so only notifications are dropped.
+    fn forward(&mut self, message: &str, context: Option<&str>, droppable: bool) {
+        self.push(Output::Event(Event::Forward { context: context.map(str::to_owned), message: message.to_owned() }), droppable);
     }
 
     fn event(&mut self, event: Event) {
-        self.outputs.push_back(Output::Event(event));
+        let droppable = matches!(event, Event::Audit(_));
+        self.push(Output::Event(event), droppable);
     }
 
     fn send(&mut self, context: Option<String>, in_reply_to: Option<String>, message: String) {
         self.outputs.push_back(Output::Send(Transmit { context, in_reply_to, message }));
+    }
+
+    /// A notification for the peer (status, progress): dropped when the queue is full.
+    fn notify(&mut self, context: Option<String>, message: String) {
+        self.push(Output::Send(Transmit { context, in_reply_to: None, message }), true);
     }
 
     /// Tells the requestor about a status change, if so configured.
@@ -279,7 +333,7 @@ impl Engine {
         if let Some(t) = self.table.get(task_id) {
             let message = legacy::status_notification(t.view());
             let context = t.context().map(str::to_owned);
-            self.send(context, None, message);
+            self.notify(context, message);
         }
     }
 

@@ -97,7 +97,7 @@ impl Engine {
                 self.augmented(RequestKind::ElicitationCreate, method, params, message, context, now)
             }
             _ => {
-                self.forward(message, context);
+                self.forward(message, context, false);
                 Reply::Later
             }
         }
@@ -156,7 +156,7 @@ impl Engine {
         if !self.config.capabilities.list {
             return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/list"));
         }
-        if !self.config.context_binding || context.is_none() {
+        if !legacy::lists_for(&self.config, context) {
             return Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 "tasks/list requires an authorization context: this receiver does not list tasks to requestors it cannot identify",
@@ -246,7 +246,7 @@ impl Engine {
             }
         }
         let Some(ttl) = aug.task else {
-            self.forward(message, context);
+            self.forward(message, context, false);
             return Reply::Later;
         };
         let progress_token = aug.progress_token.map(|t| t.get().to_owned());

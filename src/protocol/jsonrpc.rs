@@ -122,6 +122,148 @@ fn is_request_id(raw: &RawValue) -> bool {
     }
 }
 
+/// Skips one JSON string starting at `i` (on its opening quote); returns the
+/// index just past the closing quote.
+fn skip_string(b: &[u8], mut i: usize) -> Option<usize> {
+    i += 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && b[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    i
+}
+
+/// Skips one JSON value starting at `i` without recursion (depth does not
+/// matter); returns the index just past it. Checks brackets and strings only:
+/// enough to find where a value ends, not to validate it.
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let (mut depth, mut j) = (0usize, i);
+            while j < b.len() {
+                match b[j] {
+                    b'"' => {
+                        j = skip_string(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => {
+            let end = b[i..].iter().position(|c| matches!(c, b',' | b'}' | b']') || c.is_ascii_whitespace()).map_or(b.len(), |n| i + n);
+            (end > i).then_some(end)
+        }
+    }
+}
+
+/// One member of a JSON object: its key (decoded) and the byte ranges of the
+/// whole member (`"key": value`) and of its value, within the object text.
+#[derive(Debug)]
+pub(crate) struct Member<'a> {
+    pub key: Cow<'a, str>,
+    pub span: std::ops::Range<usize>,
+    pub value: &'a str,
+}
+
+/// The top-level members of a JSON object text, found by skipping over the
+/// values rather than parsing them: linear in the size, whatever the depth.
+/// `None` when the text is not an object this scan can read.
+pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut members = Vec::new();
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return Some(members);
+    }
+    loop {
+        if b.get(i) != Some(&b'"') {
+            return None;
+        }
+        let start = i;
+        let key_end = skip_string(b, i)?;
+        let key = as_str_text(&text[i..key_end])?;
+        i = skip_ws(b, key_end);
+        if b.get(i) != Some(&b':') {
+            return None;
+        }
+        let value_start = skip_ws(b, i + 1);
+        let value_end = skip_value(b, value_start)?;
+        members.push(Member { key, span: start..value_end, value: &text[value_start..value_end] });
+        i = skip_ws(b, value_end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'}') => return Some(members),
+            _ => return None,
+        }
+    }
+}
+
+/// A JSON string literal's text, decoded (borrowed when it has no escapes).
+fn as_str_text(literal: &str) -> Option<Cow<'_, str>> {
+    let inner = literal.get(1..literal.len().checked_sub(1)?)?;
+    if !inner.contains('\\') {
+        return Some(Cow::Borrowed(inner));
+    }
+    serde_json::from_str::<String>(literal).ok().map(Cow::Owned)
+}
+
+/// What the top level of a message says about it, read without parsing the
+/// body, so that a message refused for its size or depth can still be told
+/// apart (a response is never answered) and answered under its own id.
+#[derive(Debug, Default)]
+pub(crate) struct Peek<'a> {
+    /// The raw `id`, when it is a valid request id.
+    pub id: Option<&'a str>,
+    pub has_method: bool,
+    pub has_outcome: bool,
+}
+
+impl Peek<'_> {
+    /// A response (`result` or `error`, no `method`), well formed or not.
+    pub fn is_response(&self) -> bool {
+        self.has_outcome && !self.has_method
+    }
+}
+
+/// Reads the top-level `id`, `method`, `result` and `error` of a message.
+pub(crate) fn peek(message: &str) -> Peek<'_> {
+    let mut p = Peek::default();
+    for m in object_members(message).unwrap_or_default() {
+        match m.key.as_ref() {
+            "id" => p.id = serde_json::from_str::<&RawValue>(m.value).ok().filter(|id| is_request_id(id)).map(|_| m.value),
+            "method" => p.has_method = true,
+            "result" | "error" => p.has_outcome = true,
+            _ => {}
+        }
+    }
+    p
+}
+
 /// Reads one message, enforcing the size and depth limits first.
 pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result<Incoming<'_>, Rejected> {
     let reject = |id: Option<&RawValue>, code, text: String| Rejected {
@@ -234,9 +376,9 @@ struct MetaProbe<'a> {
 }
 
 /// Inserts `"key": value` into the `_meta` object of a JSON object text,
-/// creating `_meta` when absent and replacing the key when present. The rest
-/// of the text is kept byte for byte. `None` when `object` is not an object
-/// or its `_meta` is not one.
+/// creating `_meta` when absent and replacing the key when present. Every
+/// other member is kept byte for byte (numbers of any size included). `None`
+/// when `object` is not an object or its `_meta` is not one.
 pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<String> {
     let probe: MetaProbe<'_> = serde_json::from_str(object).ok()?;
     let entry = format!("{}:{}", json_string(key), value);
@@ -257,21 +399,16 @@ pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<St
             Some(out)
         }
         Some(meta) => {
-            if first_byte(meta.get()) != Some(b'{') {
-                return None;
-            }
             // Byte range of the _meta value inside `object` (it borrows from it).
             let start = meta.get().as_ptr() as usize - object.as_ptr() as usize;
             let end = start + meta.get().len();
-            let mut map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(meta.get()).ok()?;
-            map.remove(key);
-            let others = serde_json::to_string(&map).ok()?;
-            let mut merged = String::with_capacity(others.len() + entry.len() + 2);
+            let members = object_members(meta.get())?;
+            let mut merged = String::with_capacity(meta.get().len() + entry.len() + 2);
             merged.push('{');
             merged.push_str(&entry);
-            if others.len() > 2 {
+            for m in members.iter().filter(|m| m.key != key) {
                 merged.push(',');
-                merged.push_str(&others[1..others.len() - 1]);
+                merged.push_str(&meta.get()[m.span.clone()]);
             }
             merged.push('}');
             Some(format!("{}{}{}", &object[..start], merged, &object[end..]))
@@ -312,5 +449,33 @@ mod tests {
         }
         let ok = parse(r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#, 1 << 20, 64).unwrap();
         assert!(matches!(ok, Incoming::Request { id: "\"a\"", .. }));
+    }
+    #[test]
+    fn meta_entry_keeps_every_other_member_byte_for_byte() {
+        let big = r#"{"_meta":{"n":123456789012345678901234567890, "f":1.0e2,"k":0},"x":1e400}"#;
+        let out = with_meta_entry(big, "k", "1").unwrap();
+        assert_eq!(out, r#"{"_meta":{"k":1,"n":123456789012345678901234567890,"f":1.0e2},"x":1e400}"#);
+    }
+
+    #[test]
+    fn members_are_found_whatever_the_depth() {
+        let deep = format!(r#"{{"a":{}1{},"b" : "x\"}}y","c":[{{}}]}}"#, "[".repeat(5000), "]".repeat(5000));
+        let members = object_members(&deep).unwrap();
+        let keys: Vec<&str> = members.iter().map(|m| m.key.as_ref()).collect();
+        assert_eq!(keys, ["a", "b", "c"]);
+        assert_eq!(members[1].value, r#""x\"}y""#);
+        for bad in ["", "[]", "{", r#"{"a"}"#, r#"{"a":1,}"#, r#"{"a":"#, r#"{"a":[1}"#] {
+            assert!(object_members(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn peek_reads_the_top_level_only() {
+        let p = peek(r#"{"jsonrpc":"2.0","result":{"id":5,"method":"x"},"id":"r1"}"#);
+        assert_eq!(p.id, Some("\"r1\""));
+        assert!(p.is_response());
+        let p = peek(r#"{"id":null,"method":"m","error":1}"#);
+        assert_eq!(p.id, None);
+        assert!(!p.is_response());
     }
 }

@@ -87,13 +87,14 @@ pub(crate) fn status_notification(t: TaskView<'_>) -> String {
     out
 }
 
-/// The `tasks` capability object for `initialize`.
+/// The `tasks` capability object for `initialize`, for a session in `context`.
 ///
-/// `list` is advertised only when the host binds tasks to contexts.
-pub(crate) fn capabilities_json(config: &Config) -> String {
+/// `list` is advertised only to a session the receiver can identify (the host
+/// binds tasks to contexts and passes one), exactly when `tasks/list` answers.
+pub(crate) fn capabilities_json(config: &Config, context: Option<&str>) -> String {
     let caps = &config.capabilities;
     let mut parts: Vec<String> = Vec::new();
-    if caps.list && config.context_binding {
+    if lists_for(config, context) {
         parts.push("\"list\":{}".into());
     }
     if caps.cancel {
@@ -113,6 +114,11 @@ pub(crate) fn capabilities_json(config: &Config) -> String {
         parts.push(format!("\"requests\":{{{}}}", requests.join(",")));
     }
     format!("{{{}}}", parts.join(","))
+}
+
+/// Whether `tasks/list` is served to a session in `context`.
+pub(crate) fn lists_for(config: &Config, context: Option<&str>) -> bool {
+    config.capabilities.list && config.context_binding && context.is_some()
 }
 
 #[derive(Deserialize)]
@@ -256,10 +262,24 @@ fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
     if let Ok(ms) = serde_json::from_str::<u64>(ttl.get()) {
         return Ok(TtlRequest::Ms(ms));
     }
-    // 60000.0 and 6e4 are integers in JSON's sense; anything fractional or negative is not.
-    match serde_json::from_str::<f64>(ttl.get()) {
-        Ok(f) if f >= 0.0 && f.fract() == 0.0 && f < 1.8e19 => Ok(TtlRequest::Ms(f as u64)),
-        _ => Err(bad()),
+    // 60000.0 and 6e4 are integers in JSON's sense; anything fractional or
+    // negative is not. Integers past u64 (1e20, 2^64, 1e400) saturate: the policy clamps them.
+    let text = ttl.get();
+    let negative = first_byte(text) == Some(b'-');
+    if !negative && !matches!(first_byte(text), Some(b'0'..=b'9')) {
+        return Err(bad());
+    }
+    let mantissa = text.split(['e', 'E']).next().unwrap_or_default();
+    let nonzero = mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b));
+    match serde_json::from_str::<f64>(text) {
+        Ok(f) if f.fract() != 0.0 => Err(bad()),
+        // A non-zero mantissa that reads as 0 underflowed: a tiny fraction.
+        Ok(f) if f == 0.0 && nonzero => Err(bad()),
+        Ok(_) if negative && nonzero => Err(bad()),
+        Ok(f) => Ok(TtlRequest::Ms(f as u64)),
+        // Past f64's range: a huge integer (or a huge negative one).
+        Err(_) if !negative => Ok(TtlRequest::Ms(u64::MAX)),
+        Err(_) => Err(bad()),
     }
 }
 
@@ -280,7 +300,20 @@ mod tests {
         assert_eq!(t(r#"{"task":{"ttl":null}}"#).unwrap(), Some(TtlRequest::Unlimited));
         assert_eq!(t(r#"{"task":{}}"#).unwrap(), Some(TtlRequest::Default));
         assert_eq!(t(r#"{"name":"x"}"#).unwrap(), None);
-        for bad in [r#"{"task":{"ttl":-1}}"#, r#"{"task":{"ttl":1.5}}"#, r#"{"task":{"ttl":"5"}}"#, r#"{"task":5}"#] {
+        let max = Some(TtlRequest::Ms(u64::MAX));
+        for huge in ["1e20", "18446744073709551616", "18446744073709551615", "1e400", "123456789012345678901234567890.0"] {
+            assert_eq!(t(&format!(r#"{{"task":{{"ttl":{huge}}}}}"#)).unwrap(), max, "{huge}");
+        }
+        assert_eq!(t(r#"{"task":{"ttl":-0}}"#).unwrap(), Some(TtlRequest::Ms(0)));
+        for bad in [
+            r#"{"task":{"ttl":-1}}"#,
+            r#"{"task":{"ttl":1.5}}"#,
+            r#"{"task":{"ttl":"5"}}"#,
+            r#"{"task":5}"#,
+            r#"{"task":{"ttl":1e-400}}"#,
+            r#"{"task":{"ttl":-1e400}}"#,
+            r#"{"task":{"ttl":true}}"#,
+        ] {
             let e = t(bad).unwrap_err();
             assert_eq!(e.code, super::super::jsonrpc::INVALID_PARAMS, "{bad}");
             assert!(e.message.contains("task"), "{}", e.message);
@@ -290,8 +323,9 @@ mod tests {
     #[test]
     fn capabilities_hide_list_without_context_binding() {
         let mut config = Config::default();
-        assert_eq!(capabilities_json(&config), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+        assert_eq!(capabilities_json(&config, Some("s")), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+        assert_eq!(capabilities_json(&config, None), r#"{"cancel":{},"requests":{"tools":{"call":{}}}}"#);
         config.context_binding = false;
-        assert_eq!(capabilities_json(&config), r#"{"cancel":{},"requests":{"tools":{"call":{}}}}"#);
+        assert_eq!(capabilities_json(&config, Some("s")), r#"{"cancel":{},"requests":{"tools":{"call":{}}}}"#);
     }
 }

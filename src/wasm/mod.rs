@@ -120,7 +120,7 @@ impl TaskEngine {
         Ok(opt_str(self.engine.handle_message(&message, context.as_deref())))
     }
 
-    /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse", ...}`), or `null`.
+    /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse" | "audit" | "outputsDropped", ...}`), or `null`.
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
@@ -134,6 +134,12 @@ impl TaskEngine {
             Output::Event(Event::Expired { task_id, context, was_terminal }) => outputs::expired_output(task_id, context, was_terminal),
             Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
                 outputs::input_response_output(task_id, context, request_id, response)
+            }
+            Output::Event(Event::OutputsDropped { count }) => {
+                let obj = Object::new();
+                set(&obj, "kind", "outputsDropped");
+                set(&obj, "count", count as f64);
+                obj.into()
             }
             Output::Event(Event::Audit(record)) => {
                 // Rare (only with `audit` on): built field by field.
@@ -173,10 +179,11 @@ impl TaskEngine {
         self.engine.handle_timeout();
     }
 
-    /// The `tasks` capability object for `initialize`, as JSON text.
+    /// The `tasks` capability object for the `initialize` answer of a session
+    /// in `context`, as JSON text (`list` only for a session with a context).
     #[wasm_bindgen(js_name = capabilitiesJson)]
-    pub fn capabilities_json(&self) -> String {
-        self.engine.capabilities_json()
+    pub fn capabilities_json(&self, #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue) -> Result<String, JsValue> {
+        Ok(self.engine.capabilities_json(opt_string_arg(&context, "context")?.as_deref()))
     }
 
     /// Declares a tool's `execution.taskSupport` (`"required" | "optional" | "forbidden"`, anything else: absent).

@@ -144,6 +144,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         set(&mut l.max_message_bytes, r.usize("maxMessageBytes")?);
         set(&mut l.max_json_depth, r.usize("maxJsonDepth")?);
         set(&mut l.max_waiters_per_task, r.usize("maxWaitersPerTask")?);
+        set(&mut l.max_pending_outputs, r.usize("maxPendingOutputs")?);
         match r.object("rateLimit")? {
             None => {}
             Some(None) => l.rate_limit = None,
