@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up everything and runs every test:
 #   1. installs what is missing (wasm32 target, pinned wasm-bindgen-cli, npm packages, Chromium, cargo-fuzz)
-#   2. Rust: unit, scenario, model-based property, security and doc tests
-#   3. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
-#   4. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
+#   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings
+#   3. Rust: unit, scenario, model-based property, security and doc tests
+#   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
+#   5. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
 #      workerd, the official MCP SDK end to end, the requestor against the SDK server
 # Expected time on 2 cores from a fresh machine: ~15 minutes (about 3 of them
 # installing wasm-bindgen-cli); about 6 minutes when everything is installed.
@@ -13,6 +14,13 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 echo "== Setup"
 ./scripts/setup.sh --browser
+
+echo "== Gates: rustfmt and clippy"
+for component in rustfmt clippy; do
+  rustup component list --installed 2>/dev/null | grep -q "^$component" || rustup component add "$component"
+done
+cargo fmt --check
+cargo clippy --all-targets -- -D warnings
 
 echo "== Rust tests"
 cargo test --all-targets
