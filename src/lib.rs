@@ -36,11 +36,12 @@ mod wasm;
 pub use crate::audit::{AuditAction, AuditEvent};
 pub use crate::config::{Capabilities, Config, Limits, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
-pub use crate::engine::{Engine, RateLimit, TaskPage, TaskSupport};
+pub use crate::engine::{Engine, Inbound, RateLimit, TaskPage, TaskSupport};
 pub use crate::error::HostError;
 pub use crate::ids::{IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Transmit};
 pub use crate::protocol::legacy::TtlRequest;
+pub use crate::protocol::Dialect;
 pub use crate::requestor::{should_augment, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;

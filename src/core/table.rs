@@ -4,6 +4,7 @@
 use super::deadlines::Deadlines;
 use super::status::TaskStatus;
 use super::task::{Outcome, RequestKind, Task, TaskView};
+use crate::protocol::Dialect;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -28,6 +29,9 @@ pub(crate) struct TaskRecord {
     pub outcome: Option<Outcome>,
     /// The raw JSON `progressToken` of the original request, valid for the task's life.
     pub progress_token: Option<Box<str>>,
+    /// The task surface that created the task; it decides the task's rules
+    /// (e.g. what `isError` means) and how status changes are pushed.
+    pub dialect: Dialect,
     /// Side-channel requests this task has sent: numbers each one, so no id
     /// is ever used twice with the requestor.
     pub requests_sent: u32,
@@ -76,6 +80,7 @@ pub(crate) struct NewTask {
     pub ttl: Option<u64>,
     pub poll_interval: Option<u64>,
     pub progress_token: Option<String>,
+    pub dialect: Dialect,
 }
 
 /// Why a task could not be created.
@@ -173,6 +178,7 @@ impl TaskTable {
             outcome: None,
             progress_token: new.progress_token.map(String::into_boxed_str),
             requests_sent: 0,
+            dialect: new.dialect,
         };
         if let Some(due) = record.deadline() {
             self.deadlines.insert(due, seq, id.clone());

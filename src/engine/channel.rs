@@ -15,10 +15,30 @@ pub(crate) struct Waiter {
 #[derive(Debug, Default)]
 struct Channel {
     waiters: Vec<Waiter>,
-    /// Requests not yet delivered because no `tasks/result` was waiting.
-    queued: VecDeque<String>,
-    /// Raw ids of delivered or queued requests still unanswered.
-    pending: Vec<String>,
+    /// Requests not yet delivered because no `tasks/result` was waiting: (raw id, message).
+    queued: VecDeque<(String, String)>,
+    /// Requests delivered, queued or listed in `inputRequests`, still unanswered.
+    pending: Vec<PendingRequest>,
+}
+
+/// An unanswered side-channel request.
+#[derive(Debug)]
+pub(crate) struct PendingRequest {
+    /// Raw JSON id (a JSON string); its text is the `inputRequests` key.
+    pub id: String,
+    /// `{"method", "params"}`, as `inputRequests` lists it.
+    pub request: String,
+}
+
+impl PendingRequest {
+    /// The `inputRequests` key: the id's string value.
+    pub fn key(&self) -> &str {
+        self.id.get(1..self.id.len().saturating_sub(1)).unwrap_or_default()
+    }
+
+    pub fn as_input_request(&self) -> crate::protocol::extension::InputRequest<'_> {
+        crate::protocol::extension::InputRequest { key: self.key(), request: &self.request }
+    }
 }
 
 impl Channel {
@@ -41,14 +61,16 @@ pub(crate) enum Delivery {
     Now(Waiter),
     /// Held until a `tasks/result` arrives.
     Queued,
+    /// Only listed in the task's `inputRequests` (tasks extension).
+    Listed,
 }
 
 impl Channels {
     /// Drops everything of a task (it ended or vanished); returns its waiters.
     pub fn close(&mut self, task_id: &str) -> Vec<Waiter> {
         let Some(channel) = self.by_task.remove(task_id) else { return Vec::new() };
-        for id in &channel.pending {
-            self.owner.remove(id);
+        for p in &channel.pending {
+            self.owner.remove(&p.id);
         }
         channel.waiters
     }
@@ -69,21 +91,29 @@ impl Channels {
     pub fn add_waiter(&mut self, task_id: &str, waiter: Waiter) -> Vec<String> {
         let channel = self.by_task.entry(task_id.to_owned()).or_default();
         channel.waiters.push(waiter);
-        channel.queued.drain(..).collect()
+        channel.queued.drain(..).map(|(_, message)| message).collect()
     }
 
     /// Registers an outgoing request of a task and says where it goes.
-    pub fn add_request(&mut self, task_id: &str, request_id: String, message: String) -> Delivery {
+    /// `message` is the JSON-RPC request for a side channel on `tasks/result`;
+    /// `None` when the request is only listed in `inputRequests`.
+    pub fn add_request(&mut self, task_id: &str, pending: PendingRequest, message: Option<String>) -> Delivery {
         let channel = self.by_task.entry(task_id.to_owned()).or_default();
-        channel.pending.push(request_id.clone());
-        self.owner.insert(request_id, task_id.to_owned());
-        match channel.waiters.last() {
-            Some(w) => Delivery::Now(w.clone()),
-            None => {
-                channel.queued.push_back(message);
+        self.owner.insert(pending.id.clone(), task_id.to_owned());
+        channel.pending.push(pending);
+        match (message, channel.waiters.last()) {
+            (None, _) => Delivery::Listed,
+            (Some(_), Some(w)) => Delivery::Now(w.clone()),
+            (Some(message), None) => {
+                channel.queued.push_back((channel.pending.last().map(|p| p.id.clone()).unwrap_or_default(), message));
                 Delivery::Queued
             }
         }
+    }
+
+    /// The unanswered requests of a task, oldest first.
+    pub fn pending(&self, task_id: &str) -> &[PendingRequest] {
+        self.by_task.get(task_id).map_or(&[], |c| c.pending.as_slice())
     }
 
     /// The task an outgoing request belongs to.
@@ -95,7 +125,9 @@ impl Channels {
     pub fn answer(&mut self, request_id: &str) -> Option<(String, usize)> {
         let task_id = self.owner.remove(request_id)?;
         let channel = self.by_task.get_mut(&task_id)?;
-        channel.pending.retain(|id| id != request_id);
+        channel.pending.retain(|p| p.id != request_id);
+        // Answered some other way (tasks/update): no longer to be delivered.
+        channel.queued.retain(|(id, _)| id != request_id);
         let remaining = channel.pending.len();
         if channel.is_idle() {
             self.by_task.remove(&task_id);

@@ -1,13 +1,16 @@
 //! Calls from the host that drive a task: progress, input, outcome.
 
+use super::channel::{Delivery, PendingRequest};
 use super::peer::payload_response;
 use super::Engine;
 use crate::core::table::{MoveRefusal, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::Event;
+use crate::protocol::extension;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, present};
 use crate::protocol::legacy::{self, RELATED_TASK};
+use crate::protocol::Dialect;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt::Write;
@@ -55,7 +58,7 @@ impl Engine {
         self.live(task_id).map(TaskRecord::snapshot)
     }
 
-    fn live(&self, task_id: &str) -> Result<&TaskRecord, HostError> {
+    pub(super) fn live(&self, task_id: &str) -> Result<&TaskRecord, HostError> {
         self.table.get(task_id).ok_or_else(|| HostError::UnknownTask { task_id: task_id.to_owned() })
     }
 
@@ -68,7 +71,8 @@ impl Engine {
 
     pub(super) fn complete_with(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<crate::Task, HostError> {
         let now = self.tick();
-        let kind = self.live(task_id)?.kind;
+        let t = self.live(task_id)?;
+        let (kind, dialect) = (t.kind, t.dialect);
         self.check_size(result_json, "result")?;
         let probe: ResultProbe<'_> = match first_byte(result_json) {
             Some(b'{') => {
@@ -79,7 +83,8 @@ impl Engine {
         if probe.meta.is_some_and(|m| first_byte(m.get()) != Some(b'{')) {
             return Err(HostError::invalid("The result's _meta must be an object"));
         }
-        let tool_error = kind == RequestKind::ToolsCall && probe.is_error.is_some_and(|v| v.get() == "true");
+        let tool_error =
+            kind == RequestKind::ToolsCall && dialect.tool_error_fails_task() && probe.is_error.is_some_and(|v| v.get() == "true");
         let (status, message) = if let Some(status) = status {
             (status, (status == TaskStatus::Failed).then(|| "The request failed".to_owned()))
         } else if tool_error {
@@ -178,11 +183,16 @@ impl Engine {
         self.live(task_id).map(TaskRecord::snapshot)
     }
 
-    /// Sends the requestor a request the task needs answered (e.g.
+    /// Asks the requestor something the task needs answered (e.g.
     /// `elicitation/create` with its params object) and moves the task to
-    /// `input_required`. The request carries related-task `_meta` and travels on
-    /// the requestor's waiting `tasks/result`, or waits for one. The answer
-    /// comes back as [`Event::InputResponse`]. Returns the request's raw JSON id.
+    /// `input_required`. The same call serves both dialects:
+    /// - 2025-11-25: the request carries related-task `_meta` and travels on the
+    ///   requestor's waiting `tasks/result`, or waits for one;
+    /// - tasks extension: it is listed in the task's `inputRequests` (keyed by
+    ///   the id's string value) until `tasks/update` answers it.
+    ///
+    /// The answer comes back as [`Event::InputResponse`] (a JSON-RPC response
+    /// either way). Returns the request's raw JSON id.
     pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<&str>) -> Result<String, HostError> {
         let now = self.tick();
         let t = self.live(task_id)?;
@@ -196,7 +206,7 @@ impl Engine {
                 },
             ));
         }
-        let status = t.status;
+        let (status, dialect) = (t.status, t.dialect);
         let limit = self.config.limits.max_queued_messages_per_task;
         if self.channels.queued_count(task_id) >= limit || self.channels.pending_count(task_id) >= limit {
             let message = format!("Task '{task_id}' already has {limit} unanswered requests queued for the requestor");
@@ -210,15 +220,26 @@ impl Engine {
         if first_byte(params) != Some(b'{') {
             return Err(HostError::invalid("The request params must be a JSON object"));
         }
-        let params = jsonrpc::with_meta_entry(params, RELATED_TASK, &legacy::related_task_value(task_id))
-            .ok_or_else(|| HostError::invalid("The request params must be a valid JSON object whose _meta, if any, is an object"))?;
+        let bad_params = || HostError::invalid("The request params must be a valid JSON object whose _meta, if any, is an object");
+        let (params, side_channel) = match dialect {
+            Dialect::Legacy => {
+                (jsonrpc::with_meta_entry(params, RELATED_TASK, &legacy::related_task_value(task_id)).ok_or_else(bad_params)?, true)
+            }
+            Dialect::Extension => {
+                serde_json::from_str::<serde::de::IgnoredAny>(params).map_err(|_| bad_params())?;
+                (params.to_owned(), false)
+            }
+        };
         let request_id = self.next_request_id(task_id);
-        let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params);
+        let message = side_channel
+            .then(|| format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params));
+        let pending = PendingRequest { id: request_id.clone(), request: extension::input_request(method, &params) };
+        let delivery = self.channels.add_request(task_id, pending, message.clone());
         if status == TaskStatus::Working {
             self.move_task(task_id, TaskStatus::InputRequired, None, None, now).map_err(|r| refusal(task_id, r))?;
             self.notify_status(task_id);
         }
-        if let super::channel::Delivery::Now(waiter) = self.channels.add_request(task_id, request_id.clone(), message.clone()) {
+        if let (Delivery::Now(waiter), Some(message)) = (delivery, message) {
             self.send(waiter.context, Some(waiter.id), message);
         }
         Ok(request_id)

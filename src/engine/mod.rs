@@ -2,10 +2,12 @@
 //! calls from the host, with one output queue and one next deadline.
 
 mod channel;
+mod extension_requests;
 mod host;
 mod peer;
 mod rate;
 mod store;
+mod subscriptions;
 
 pub use rate::RateLimit;
 
@@ -21,9 +23,30 @@ use crate::ids::IdSource;
 use crate::output::{Event, Output, Transmit};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};
 use crate::protocol::legacy;
+use crate::protocol::Dialect;
 use crate::time::Clock;
 use channel::Channels;
 use std::collections::{HashMap, VecDeque};
+
+/// What the transport knows of an incoming message beside its body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Inbound<'a> {
+    /// The authenticated context (session, user) the message came from.
+    pub context: Option<&'a str>,
+    /// The dialect, when the host knows it (e.g. from the session's protocol
+    /// version); `None` reads it from the message (see [`Dialect`]).
+    pub dialect: Option<Dialect>,
+    /// The `Mcp-Name` header of a Streamable HTTP request, checked against
+    /// `params.taskId` of extension `tasks/*` requests (`-32020` on mismatch).
+    pub mcp_name: Option<&'a str>,
+}
+
+impl<'a> Inbound<'a> {
+    /// Only a context.
+    pub fn from_context(context: Option<&'a str>) -> Self {
+        Inbound { context, ..Inbound::default() }
+    }
+}
 
 /// A tool's `execution.taskSupport`, as the host declares it in `tools/list`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -37,15 +60,20 @@ pub enum TaskSupport {
     Optional,
     /// `"required"`: only as a task.
     Required,
+    /// The host decides per call. 2025-11-25 peers see `"optional"` (the
+    /// client decides there); in the tasks extension the call is forwarded
+    /// and the host may turn it into a task with [`Engine::start_task`].
+    PerCall,
 }
 
 impl TaskSupport {
-    /// Parses `"required"`, `"optional"`, `"forbidden"`; anything else is `Absent`.
+    /// Parses `"required"`, `"optional"`, `"forbidden"`, `"perCall"`; anything else is `Absent`.
     pub fn parse(value: &str) -> TaskSupport {
         match value {
             "required" => TaskSupport::Required,
             "optional" => TaskSupport::Optional,
             "forbidden" => TaskSupport::Forbidden,
+            "perCall" => TaskSupport::PerCall,
             _ => TaskSupport::Absent,
         }
     }
@@ -90,6 +118,7 @@ pub struct Engine {
     table: TaskTable,
     tools: HashMap<String, TaskSupport>,
     channels: Channels,
+    subscriptions: subscriptions::Subscriptions,
     outputs: VecDeque<Output>,
     cursors: CursorCodec,
     rate: rate::RateLimiter,
@@ -130,6 +159,7 @@ impl Engine {
             table: TaskTable::default(),
             tools: HashMap::new(),
             channels: Channels::default(),
+            subscriptions: Default::default(),
             outputs: VecDeque::new(),
             cursors,
             rate: rate::RateLimiter::default(),
@@ -164,7 +194,34 @@ impl Engine {
     /// Feeds one JSON-RPC message from the peer. Returns the response to send
     /// now, if there is one; everything else is in [`poll_output`](Self::poll_output).
     /// Malformed input gets a JSON-RPC error response and changes nothing.
+    /// The dialect is read from the message (see [`Dialect`]); use
+    /// [`handle_inbound`](Self::handle_inbound) to set it or pass `Mcp-Name`.
     pub fn handle_message(&mut self, message: &str, context: Option<&str>) -> Option<String> {
+        self.handle_inbound(message, &Inbound::from_context(context))
+    }
+
+    /// [`handle_message`](Self::handle_message) with what the transport knows
+    /// beside the body: the context, the dialect, the `Mcp-Name` header.
+    ///
+    /// A reply that creates a task (a `CreateTaskResult`) is returned only once
+    /// the task is in the table, so a `tasks/get` for it resolves: the point
+    /// where a durable store must have recorded it.
+    ///
+    /// ```
+    /// use mcp_task_core::{Config, Dialect, Engine, Inbound, TaskSupport};
+    /// let mut engine = Engine::new(Config::default());
+    /// engine.register_tool("slow", TaskSupport::Required);
+    /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{
+    ///   "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+    ///   "io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}"#;
+    /// let reply = engine.handle_inbound(call, &Inbound { context: Some("s1"), ..Inbound::default() }).unwrap();
+    /// assert!(reply.contains(r#""resultType":"task""#));
+    /// // The same request with the legacy dialect forced is refused: it lacks params.task.
+    /// let legacy = Inbound { context: Some("s1"), dialect: Some(Dialect::Legacy), mcp_name: None };
+    /// assert!(engine.handle_inbound(call, &legacy).unwrap().contains("-32601"));
+    /// ```
+    pub fn handle_inbound(&mut self, message: &str, inbound: &Inbound<'_>) -> Option<String> {
+        let context = inbound.context;
         let now = self.tick();
         let limits = &self.config.limits;
         let incoming = match jsonrpc::parse(message, limits.max_message_bytes, limits.max_json_depth) {
@@ -198,7 +255,7 @@ impl Engine {
                 self.audit(AuditAction::LimitHit, None, context, Some(format!("undrained outputs (limit {limit})")));
                 Some(jsonrpc::error_response(Some(id), &error))
             }
-            Incoming::Request { id, method, params } => match self.on_request(id, &method, params, message, context, now) {
+            Incoming::Request { id, method, params } => match self.on_request(id, &method, params, message, inbound, now) {
                 peer::Reply::Result(result) => Some(jsonrpc::result_response(id, &result)),
                 peer::Reply::Error(error) => Some(jsonrpc::error_response(Some(id), &error)),
                 peer::Reply::Response(response) => Some(response),
@@ -271,6 +328,7 @@ impl Engine {
                 let error = RpcError::params("Failed to retrieve task: Task has expired");
                 self.send(waiter.context.clone(), Some(waiter.id.clone()), jsonrpc::error_response(Some(&waiter.id), &error));
             }
+            self.subscriptions.forget_task(&expired.id);
             let context = expired.context.as_deref().map(str::to_owned);
             self.audit(AuditAction::Expired, Some(&expired.id), expired.context.as_deref(), None);
             self.event(Event::Expired { task_id: expired.id.to_string(), context, was_terminal: expired.was_terminal });
@@ -325,15 +383,26 @@ impl Engine {
         self.push(Output::Send(Transmit { context, in_reply_to: None, message }), true);
     }
 
-    /// Tells the requestor about a status change, if so configured.
+    /// Tells the requestor about a status change: a 2025-11-25 task with
+    /// `notifications/tasks/status` (if so configured), and every
+    /// `subscriptions/listen` stream that follows the task with `notifications/tasks`.
     fn notify_status(&mut self, task_id: &str) {
-        if !self.config.status_notifications {
-            return;
+        let Some(t) = self.table.get(task_id) else { return };
+        let mut sends = Vec::new();
+        if self.config.status_notifications && t.dialect == Dialect::Legacy {
+            sends.push((t.context().map(str::to_owned), None, legacy::status_notification(t.view())));
         }
-        if let Some(t) = self.table.get(task_id) {
-            let message = legacy::status_notification(t.view());
-            let context = t.context().map(str::to_owned);
-            self.notify(context, message);
+        for listener in self.subscriptions.listeners(task_id) {
+            let inputs = self.channels.pending(task_id).iter().map(|p| p.as_input_request());
+            let message = crate::protocol::extension::task_notification(t.view(), t.outcome.as_ref(), inputs, &listener.subscription_id);
+            // On the stream the subscriptions/listen request opened.
+            sends.push((listener.context.clone(), Some(listener.subscription_id.clone()), message));
+        }
+        if t.status.is_terminal() {
+            self.subscriptions.forget_task(task_id);
+        }
+        for (context, stream, message) in sends {
+            self.push(Output::Send(Transmit { context, in_reply_to: stream, message }), true);
         }
     }
 

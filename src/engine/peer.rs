@@ -1,12 +1,13 @@
 //! Requests from the peer: `tasks/*` and task-augmented requests.
 
 use super::channel::Waiter;
-use super::{Engine, TaskSupport};
+use super::{Engine, Inbound, TaskSupport};
 use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::output::Event;
 use crate::protocol::jsonrpc::{self, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
 use crate::protocol::legacy::{self, TtlRequest, RELATED_TASK};
+use crate::protocol::Dialect;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -68,9 +69,10 @@ impl Engine {
         method: &str,
         params: Option<&RawValue>,
         message: &str,
-        context: Option<&str>,
+        inbound: &Inbound<'_>,
         now: u64,
     ) -> Reply {
+        let context = inbound.context;
         if method.starts_with("tasks/") {
             if let Some(limit) = self.config.limits.rate_limit {
                 if !self.rate.allow(limit, context, now) {
@@ -82,6 +84,10 @@ impl Engine {
                     return Reply::Error(RpcError::new(LIMIT_EXCEEDED, message));
                 }
             }
+        }
+        let dialect = inbound.dialect.unwrap_or_else(|| Dialect::of_request(params));
+        if dialect == Dialect::Extension {
+            return self.extension_request(method, params, message, inbound, now);
         }
         let caps = &self.config.capabilities;
         match method {
@@ -250,7 +256,7 @@ impl Engine {
             return Reply::Later;
         };
         let progress_token = aug.progress_token.map(|t| t.get().to_owned());
-        match self.create(context, kind, ttl, progress_token, self.config.poll_interval_ms, now) {
+        match self.create(context, kind, ttl, progress_token, self.config.poll_interval_ms, Dialect::Legacy, now) {
             Ok(task_id) => {
                 let Some(t) = self.table.get(&task_id) else {
                     return Reply::Error(RpcError::new(INTERNAL_ERROR, "Internal error: the new task vanished"));
@@ -282,6 +288,7 @@ impl Engine {
         ttl: TtlRequest,
         progress_token: Option<String>,
         poll_interval: Option<u64>,
+        dialect: Dialect,
         now: u64,
     ) -> Result<String, CreateRefusal> {
         let policy = &self.config.ttl;
@@ -303,7 +310,7 @@ impl Engine {
             return Err(CreateRefusal::ContextFull { limit: per_context });
         }
         let id = self.ids.next_id();
-        let new = NewTask { id, context: context.map(str::to_owned), kind, ttl: granted, poll_interval, progress_token };
+        let new = NewTask { id, context: context.map(str::to_owned), kind, ttl: granted, poll_interval, progress_token, dialect };
         let t = self.table.create(new, now, per_context, total)?;
         let id = t.id.to_string();
         self.audit(crate::AuditAction::Created, Some(&id), context, Some(kind.method().unwrap_or("other").to_owned()));
@@ -326,12 +333,18 @@ impl Engine {
         if !belongs {
             return false;
         }
+        self.answer_input(id, message.to_owned(), context, now)
+    }
+
+    /// Records the answer to side-channel request `id` (however it came) and
+    /// resumes the task once nothing is left unanswered.
+    pub(super) fn answer_input(&mut self, id: &str, response: String, context: Option<&str>, now: u64) -> bool {
         let Some((task_id, remaining)) = self.channels.answer(id) else { return false };
         self.event(Event::InputResponse {
             task_id: task_id.clone(),
             context: context.map(str::to_owned),
             request_id: id.to_owned(),
-            response: message.to_owned(),
+            response,
         });
         let waiting = self.table.get(&task_id).is_some_and(|t| t.status == TaskStatus::InputRequired);
         if remaining == 0 && waiting && self.move_task(&task_id, TaskStatus::Working, None, None, now).is_ok() {

@@ -7,6 +7,7 @@ use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
 use crate::protocol::legacy::{self, TtlRequest};
+use crate::protocol::Dialect;
 
 /// One page of [`Engine::list_tasks`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +62,7 @@ impl Engine {
             }
         }
         let token = progress_token.map(str::to_owned);
-        match self.create(context, kind, ttl, token, poll_interval_ms, now) {
+        match self.create(context, kind, ttl, token, poll_interval_ms, Dialect::Legacy, now) {
             Ok(id) => self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id }),
             Err(CreateRefusal::ContextFull { limit }) => {
                 Err(HostError::LimitExceeded { message: format!("Too many live tasks for this context (limit {limit})") })

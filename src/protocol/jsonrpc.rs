@@ -25,11 +25,17 @@ pub struct RpcError {
     pub code: i64,
     /// A message a person can act on.
     pub message: String,
+    /// `data`, as raw JSON, when the error carries any.
+    pub data: Option<String>,
 }
 
 impl RpcError {
     pub(crate) fn new(code: i64, message: impl Into<String>) -> Self {
-        RpcError { code, message: message.into() }
+        RpcError { code, message: message.into(), data: None }
+    }
+    pub(crate) fn with_data(mut self, data: String) -> Self {
+        self.data = Some(data);
+        self
     }
     pub(crate) fn params(message: impl Into<String>) -> Self {
         RpcError::new(INVALID_PARAMS, message)
@@ -361,7 +367,10 @@ pub(crate) fn error_response(id: Option<&str>, error: &RpcError) -> String {
 }
 
 pub(crate) fn error_object(error: &RpcError) -> String {
-    format!("{{\"code\":{},\"message\":{}}}", error.code, json_string(&error.message))
+    match &error.data {
+        None => format!("{{\"code\":{},\"message\":{}}}", error.code, json_string(&error.message)),
+        Some(data) => format!("{{\"code\":{},\"message\":{},\"data\":{}}}", error.code, json_string(&error.message), data),
+    }
 }
 
 /// A JSON string literal.

@@ -23,8 +23,34 @@ fn spec_dir() -> PathBuf {
 }
 
 impl Schema {
+    /// The 2025-11-25 schema.
     pub fn load() -> Schema {
-        let path = spec_dir().join("2025-11-25/schema.json");
+        Schema::load_file("2025-11-25/schema.json")
+    }
+
+    /// The tasks extension's schema (`tasks-extension/schema.json`).
+    pub fn extension() -> Schema {
+        Schema::load_file("tasks-extension/schema.json")
+    }
+
+    /// The 2026-07-28 base protocol schema (envelopes, errors).
+    pub fn base_2026() -> Schema {
+        Schema::load_file("2026-07-28/schema.json")
+    }
+
+    /// Whether `value` is a valid `$defs/<def>` (for tests that the checker refuses wrong shapes).
+    pub fn is_valid(&mut self, def: &str, value: &Value) -> bool {
+        let root = &self.root;
+        let validator = self.validators.entry(def.to_owned()).or_insert_with(|| {
+            let mut schema = root.clone();
+            schema["$ref"] = json!(format!("#/$defs/{def}"));
+            jsonschema::validator_for(&schema).expect("schema compiles")
+        });
+        validator.is_valid(value)
+    }
+
+    pub fn load_file(relative: &str) -> Schema {
+        let path = spec_dir().join(relative);
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("the official schema is needed at {} (set MCP_SPEC_DIR): {e}", path.display()));
         Schema { root: serde_json::from_str(&text).unwrap(), validators: HashMap::new() }

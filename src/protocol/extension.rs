@@ -1,0 +1,288 @@
+//! The tasks extension `io.modelcontextprotocol/tasks` (MCP 2026-07-28):
+//! per-request negotiation in `_meta`, the flat `CreateTaskResult`,
+//! `DetailedTask` with the outcome or `inputRequests` inlined, `tasks/update`,
+//! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
+
+use super::jsonrpc::{as_str, first_byte, json_string, object_members, present, RpcError, INVALID_PARAMS};
+use super::params::params_object;
+use crate::core::{Outcome, TaskStatus, TaskView};
+use crate::time::format_timestamp;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// The extension's identifier, as a key of `capabilities.extensions`.
+pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
+/// `_meta` key of a request's protocol version.
+pub const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+/// `_meta` key of a request's client capabilities.
+pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key that ties a notification to its `subscriptions/listen` stream.
+pub const SUBSCRIPTION_ID_META: &str = "io.modelcontextprotocol/subscriptionId";
+/// Missing Required Client Capability.
+pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+/// A routing header disagrees with the body (Streamable HTTP `Mcp-Name`).
+pub const HEADER_MISMATCH: i64 = -32020;
+
+/// The acknowledgement of `tasks/update` and `tasks/cancel`.
+pub(crate) const ACK: &str = r#"{"resultType":"complete"}"#;
+
+#[derive(Deserialize)]
+struct MetaOf<'a> {
+    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
+    meta: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct ProtocolMeta<'a> {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow, deserialize_with = "present")]
+    protocol_version: Option<&'a RawValue>,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default, borrow, deserialize_with = "present")]
+    client_capabilities: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct CapabilitiesProbe<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    extensions: Option<&'a RawValue>,
+}
+
+/// What a request's `params._meta` says about the protocol (unreadable parts count as absent).
+#[derive(Debug, Default)]
+pub(crate) struct RequestMeta<'a> {
+    pub protocol_version: Option<Cow<'a, str>>,
+    /// `clientCapabilities.extensions["io.modelcontextprotocol/tasks"]` is an object.
+    pub declares_tasks: bool,
+}
+
+impl<'a> RequestMeta<'a> {
+    pub fn read(params: Option<&'a RawValue>) -> RequestMeta<'a> {
+        let mut out = RequestMeta::default();
+        let Some(params) = params.filter(|p| first_byte(p.get()) == Some(b'{')) else { return out };
+        let Some(meta) = serde_json::from_str::<MetaOf<'a>>(params.get()).ok().and_then(|m| m.meta) else { return out };
+        let Ok(meta) = serde_json::from_str::<ProtocolMeta<'a>>(meta.get()) else { return out };
+        out.protocol_version = meta.protocol_version.and_then(as_str);
+        out.declares_tasks = meta
+            .client_capabilities
+            .and_then(|c| serde_json::from_str::<CapabilitiesProbe<'a>>(c.get()).ok())
+            .and_then(|c| c.extensions)
+            .and_then(|e| object_members(e.get()))
+            .is_some_and(|members| members.iter().any(|m| m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{')));
+        out
+    }
+}
+
+/// The value for `capabilities.extensions` in a `server/discover` result.
+///
+/// ```
+/// assert_eq!(mcp_task_core::protocol::extension::capability_json(), r#"{"io.modelcontextprotocol/tasks":{}}"#);
+/// ```
+pub fn capability_json() -> &'static str {
+    r#"{"io.modelcontextprotocol/tasks":{}}"#
+}
+
+/// `-32021` naming the extension in `data.requiredCapabilities`.
+pub(crate) fn missing_capability(why: &str) -> RpcError {
+    RpcError::new(MISSING_CLIENT_CAPABILITY, format!("Missing required client capability: {why}"))
+        .with_data(format!(r#"{{"requiredCapabilities":{{"extensions":{{{}:{{}}}}}}}}"#, json_string(EXTENSION_ID)))
+}
+
+/// The status the extension shows for a stored task: a tool result with
+/// `isError: true` is `completed` here even where the 2025-11-25 flow that
+/// created the task called it `failed`.
+fn shown_status(status: TaskStatus, outcome: Option<&Outcome>) -> TaskStatus {
+    match (status, outcome) {
+        (TaskStatus::Failed, Some(Outcome::Result(_))) => TaskStatus::Completed,
+        (status, _) => status,
+    }
+}
+
+fn write_fields(out: &mut String, t: TaskView<'_>, status: TaskStatus) {
+    out.push_str("\"taskId\":");
+    out.push_str(&json_string(t.id));
+    out.push_str(",\"status\":\"");
+    out.push_str(status.as_str());
+    out.push('"');
+    if let Some(m) = t.status_message {
+        out.push_str(",\"statusMessage\":");
+        out.push_str(&json_string(m));
+    }
+    let _ = write!(out, ",\"createdAt\":\"{}\"", format_timestamp(t.created_at));
+    let _ = write!(out, ",\"lastUpdatedAt\":\"{}\"", format_timestamp(t.updated_at));
+    match t.ttl {
+        Some(ttl) => {
+            let _ = write!(out, ",\"ttlMs\":{ttl}");
+        }
+        None => out.push_str(",\"ttlMs\":null"),
+    }
+    if let Some(p) = t.poll_interval {
+        let _ = write!(out, ",\"pollIntervalMs\":{p}");
+    }
+}
+
+/// The flat `CreateTaskResult` (`resultType: "task"`).
+pub(crate) fn create_task_result(t: TaskView<'_>) -> String {
+    let mut out = String::with_capacity(256);
+    out.push_str("{\"resultType\":\"task\",");
+    write_fields(&mut out, t, t.status);
+    out.push('}');
+    out
+}
+
+/// One outstanding server-to-client request of a task: its key and its
+/// `{"method", "params"}` object.
+pub(crate) struct InputRequest<'a> {
+    pub key: &'a str,
+    pub request: &'a str,
+}
+
+/// The members of a `DetailedTask` (no braces), for `tasks/get` and `notifications/tasks`.
+fn write_detailed<'r>(out: &mut String, t: TaskView<'_>, outcome: Option<&Outcome>, inputs: impl Iterator<Item = InputRequest<'r>>) {
+    let status = shown_status(t.status, outcome);
+    write_fields(out, t, status);
+    match (status, outcome) {
+        (TaskStatus::Completed, Some(o)) => {
+            out.push_str(",\"result\":");
+            out.push_str(o.json());
+        }
+        (TaskStatus::Failed, Some(o)) => {
+            out.push_str(",\"error\":");
+            out.push_str(o.json());
+        }
+        (TaskStatus::Failed, None) => {
+            // A failure recorded without a JSON-RPC error (e.g. by a store
+            // call): the extension requires one, so say what is known.
+            let message = t.status_message.unwrap_or("The task failed");
+            let _ = write!(out, ",\"error\":{{\"code\":{},\"message\":{}}}", super::jsonrpc::INTERNAL_ERROR, json_string(message));
+        }
+        (TaskStatus::Completed, None) => out.push_str(",\"result\":{}"),
+        (TaskStatus::InputRequired, _) => {
+            out.push_str(",\"inputRequests\":{");
+            for (i, input) in inputs.enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&json_string(input.key));
+                out.push(':');
+                out.push_str(input.request);
+            }
+            out.push('}');
+        }
+        _ => {}
+    }
+}
+
+/// The `tasks/get` result: a `DetailedTask` with `resultType: "complete"`.
+pub(crate) fn get_task_result<'r>(t: TaskView<'_>, outcome: Option<&Outcome>, inputs: impl Iterator<Item = InputRequest<'r>>) -> String {
+    let mut out = String::with_capacity(256 + outcome.map_or(0, |o| o.json().len()));
+    out.push_str("{\"resultType\":\"complete\",");
+    write_detailed(&mut out, t, outcome, inputs);
+    out.push('}');
+    out
+}
+
+/// `notifications/tasks` for one `subscriptions/listen` stream (`subscription_id` is its raw JSON id).
+pub(crate) fn task_notification<'r>(
+    t: TaskView<'_>,
+    outcome: Option<&Outcome>,
+    inputs: impl Iterator<Item = InputRequest<'r>>,
+    subscription_id: &str,
+) -> String {
+    let mut out = String::with_capacity(320);
+    out.push_str("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{");
+    let _ = write!(out, "\"_meta\":{{{}:{}}},", json_string(SUBSCRIPTION_ID_META), subscription_id);
+    write_detailed(&mut out, t, outcome, inputs);
+    out.push_str("}}");
+    out
+}
+
+/// A request for the client inside `inputRequests`: `{"method", "params"}`.
+pub(crate) fn input_request(method: &str, params: &str) -> String {
+    format!("{{\"method\":{},\"params\":{}}}", json_string(method), params)
+}
+
+/// The `tasks/update` params beside `taskId`: each `inputResponses` entry (key, raw answer).
+pub(crate) struct UpdateParams<'a> {
+    pub responses: Vec<(Cow<'a, str>, &'a str)>,
+}
+
+#[derive(Deserialize)]
+struct UpdateProbe<'a> {
+    #[serde(rename = "inputResponses", default, borrow, deserialize_with = "present")]
+    input_responses: Option<&'a RawValue>,
+}
+
+pub(crate) fn update_params(params: Option<&RawValue>) -> Result<UpdateParams<'_>, RpcError> {
+    let p = params_object(params, "tasks/update", true)?.ok_or_else(|| RpcError::params("Invalid params: tasks/update requires params"))?;
+    let probe: UpdateProbe<'_> =
+        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for tasks/update: {e}")))?;
+    let missing = || RpcError::params("Invalid params: tasks/update requires params.inputResponses (an object of answers by key)");
+    let raw = probe.input_responses.ok_or_else(missing)?;
+    let members = object_members(raw.get()).ok_or_else(missing)?;
+    let mut responses = Vec::with_capacity(members.len());
+    for m in members {
+        if first_byte(m.value) != Some(b'{') {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                format!("Invalid params: tasks/update inputResponses[{}] must be an object (the client's result)", json_string(&m.key)),
+            ));
+        }
+        responses.push((m.key, m.value));
+    }
+    Ok(UpdateParams { responses })
+}
+
+/// Whether the `Mcp-Name` header (decoded from `=?base64?…?=` when so
+/// encoded) names `task_id`.
+pub(crate) fn mcp_name_matches(header: &str, task_id: &str) -> bool {
+    use base64::Engine as _;
+    match header.strip_prefix("=?base64?").and_then(|h| h.strip_suffix("?=")) {
+        Some(encoded) => base64::engine::general_purpose::STANDARD.decode(encoded).is_ok_and(|bytes| bytes == task_id.as_bytes()),
+        None => header == task_id,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(s: &str) -> &RawValue {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn request_meta_reads_version_and_declaration() {
+        let m = RequestMeta::read(Some(raw(
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}"#,
+        )));
+        assert_eq!(m.protocol_version.as_deref(), Some("2026-07-28"));
+        assert!(m.declares_tasks);
+        for undeclared in [
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{}}}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":true}}}}"#,
+            r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":7}}"#,
+            r#"{"_meta":5}"#,
+            r#"{}"#,
+        ] {
+            assert!(!RequestMeta::read(Some(raw(undeclared))).declares_tasks, "{undeclared}");
+        }
+    }
+
+    #[test]
+    fn mcp_name_plain_and_base64() {
+        assert!(mcp_name_matches("t-1", "t-1"));
+        assert!(!mcp_name_matches("t-2", "t-1"));
+        assert!(mcp_name_matches("=?base64?dC0x?=", "t-1"));
+        assert!(!mcp_name_matches("=?base64?not base64?=", "t-1"));
+    }
+
+    #[test]
+    fn update_params_keep_answers_raw() {
+        let p = update_params(Some(raw(r#"{"taskId":"t","inputResponses":{"a":{"n":1e400},"b":{}}}"#))).unwrap();
+        assert_eq!(p.responses.iter().map(|(k, v)| (k.as_ref(), *v)).collect::<Vec<_>>(), [("a", r#"{"n":1e400}"#), ("b", "{}")]);
+        for bad in [r#"{"taskId":"t"}"#, r#"{"taskId":"t","inputResponses":[]}"#, r#"{"taskId":"t","inputResponses":{"a":1}}"#] {
+            assert_eq!(update_params(Some(raw(bad))).err().map(|e| e.code), Some(INVALID_PARAMS), "{bad}");
+        }
+    }
+}
