@@ -2,7 +2,7 @@
 //! creation for `tools/call`, `tasks/get|update|cancel`, and the host calls
 //! that go with them (`start_task`, `listen_tasks`).
 
-use super::peer::Reply;
+use super::peer::{Reply, TaskRequest};
 use super::subscriptions::Listener;
 use super::{Engine, Inbound, TaskSupport};
 use crate::core::table::CreateRefusal;
@@ -128,7 +128,18 @@ impl Engine {
         // No client TTL in the extension: the policy's default. No progress token either
         // (progress notifications are not part of extension tasks).
         let poll = self.config.poll_interval_ms;
-        self.create(context, RequestKind::ToolsCall, TtlRequest::Default, None, poll, Dialect::Extension, now).map_err(|r| match r {
+        self.create(
+            context,
+            TaskRequest {
+                kind: RequestKind::ToolsCall,
+                ttl: TtlRequest::Default,
+                progress_token: None,
+                poll_interval: poll,
+                dialect: Dialect::Extension,
+            },
+            now,
+        )
+        .map_err(|r| match r {
             CreateRefusal::ContextFull { limit } => RpcError::new(
                 LIMIT_EXCEEDED,
                 format!("Too many live tasks for this requestor (limit {limit}): wait for some to finish or expire, or cancel some"),

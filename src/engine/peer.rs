@@ -11,6 +11,17 @@ use crate::protocol::Dialect;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+/// What a new task is asked for, by a peer or by the host.
+pub(super) struct TaskRequest {
+    pub kind: RequestKind,
+    pub ttl: TtlRequest,
+    /// Raw JSON `progressToken` of the request, if any.
+    pub progress_token: Option<String>,
+    pub poll_interval: Option<u64>,
+    /// The flow that creates the task.
+    pub dialect: Dialect,
+}
+
 /// The engine's answer to a request.
 pub(super) enum Reply {
     /// A result object to send now.
@@ -256,7 +267,8 @@ impl Engine {
             return Reply::Later;
         };
         let progress_token = aug.progress_token.map(|t| t.get().to_owned());
-        match self.create(context, kind, ttl, progress_token, self.config.poll_interval_ms, Dialect::Legacy, now) {
+        let request = TaskRequest { kind, ttl, progress_token, poll_interval: self.config.poll_interval_ms, dialect: Dialect::Legacy };
+        match self.create(context, request, now) {
             Ok(task_id) => {
                 let Some(t) = self.table.get(&task_id) else {
                     return Reply::Error(RpcError::new(INTERNAL_ERROR, "Internal error: the new task vanished"));
@@ -281,16 +293,8 @@ impl Engine {
     }
 
     /// Creates a task with the granted TTL; returns its ID.
-    pub(super) fn create(
-        &mut self,
-        context: Option<&str>,
-        kind: RequestKind,
-        ttl: TtlRequest,
-        progress_token: Option<String>,
-        poll_interval: Option<u64>,
-        dialect: Dialect,
-        now: u64,
-    ) -> Result<String, CreateRefusal> {
+    pub(super) fn create(&mut self, context: Option<&str>, request: TaskRequest, now: u64) -> Result<String, CreateRefusal> {
+        let TaskRequest { kind, ttl, progress_token, poll_interval, dialect } = request;
         let policy = &self.config.ttl;
         let granted = match ttl {
             TtlRequest::Default => Some(policy.default_ms.min(policy.max_ms)),
