@@ -9,8 +9,29 @@
 /** Status of a task. `completed`, `failed` and `cancelled` are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
-/** A tool's `execution.taskSupport`, as declared in `tools/list`. */
-export type TaskSupport = 'required' | 'optional' | 'forbidden';
+/**
+ * A tool's task policy. 2025-11-25 (`execution.taskSupport` in `tools/list`): `required` /
+ * `optional` / `forbidden`, the client chooses within it (`perCall` acts as `optional`).
+ * Tasks extension (2026-07-28), where the server decides: `required` → always a task
+ * (`-32021` for a client that did not declare the extension); `optional` → a task when the
+ * client declared it, a plain call otherwise; `perCall` → forwarded, and the host may call
+ * {@link TaskEngine.startTask}; `forbidden` → never.
+ */
+export type TaskSupport = 'required' | 'optional' | 'perCall' | 'forbidden';
+
+/** The task surface a message speaks: MCP 2025-11-25 or the tasks extension of 2026-07-28. */
+export type Dialect = '2025-11-25' | '2026-07-28';
+
+/** What the transport knows beside a message's body (third argument of {@link TaskEngine.handle}). */
+export interface HandleOptions {
+  /**
+   * The dialect, when the host knows it (e.g. the session's negotiated version). Omitted: read from
+   * the request (`params._meta["io.modelcontextprotocol/protocolVersion"]` ≥ 2026-07-28 → the extension).
+   */
+  dialect?: Dialect;
+  /** The Streamable HTTP `Mcp-Name` header: must match `params.taskId` of extension `tasks/*` (`-32020` otherwise). */
+  mcpName?: string;
+}
 
 /** Request methods the engine can run as tasks (task-augmented requests). */
 export type TaskRequestMethod = 'tools/call' | 'sampling/createMessage' | 'elicitation/create';
@@ -363,7 +384,29 @@ export declare class TaskEngine {
    * gets a JSON-RPC error response and changes nothing.
    * @throws {TypeError} `invalid_argument` when `message` is not a string or `context` is not a string/null/undefined
    */
-  handle(message: string, context?: string | null): string | null;
+  handle(message: string, context?: string | null, inbound?: HandleOptions | null): string | null;
+
+  /**
+   * Tasks extension: turns a forwarded `tools/call` (a `perCall` tool, or any call the host
+   * chooses) into a task. Returns the `CreateTaskResult` response text to send; an `execute`
+   * output follows. The task exists before this returns, so a `tasks/get` for it resolves.
+   * @throws {TaskEngineError} `invalid_argument` (not a `tools/call`, or the client did not declare the extension), `limit_exceeded`
+   */
+  startTask(request: string, context?: string | null): string;
+
+  /**
+   * Tasks extension: the task part of a `subscriptions/listen` request (its JSON text). From
+   * now on, status changes of the agreed tasks go out as `notifications/tasks` `send` outputs
+   * whose `inReplyTo` is the listen request's id. Returns `{ taskIds }` agreed to (for the
+   * acknowledgement), or `{ error }`: the JSON-RPC error response to send instead (`-32021`).
+   */
+  listenTasks(request: string, context?: string | null): { taskIds: string[] } | { error: string };
+
+  /** The `subscriptions/listen` stream with this raw JSON id closed. Returns how many task follows ended. */
+  unlistenTasks(subscriptionId: string, context?: string | null): number;
+
+  /** `capabilities.extensions` for a `server/discover` result: `{"io.modelcontextprotocol/tasks":{}}` as JSON text. */
+  static extensionCapabilityJson(): string;
 
   /** The next output, or `null` when there is nothing to do now. */
   pollOutput(): TaskEngineOutput | null;
@@ -381,8 +424,9 @@ export declare class TaskEngine {
   capabilitiesJson(context?: string | null): string;
 
   /**
-   * Declares a tool's `execution.taskSupport`. `null`/omitted (or an unknown string) means
-   * absent: the tool never runs as a task.
+   * Declares a tool's task policy (see {@link TaskSupport}). `null`/omitted means absent: the
+   * tool never runs as a task.
+   * @throws {TypeError} `invalid_argument` for any other string
    */
   registerTool(name: string, taskSupport?: TaskSupport | null): void;
 

@@ -63,6 +63,31 @@ export function assertValid(name, value, what = '') {
   }
 }
 
+const otherSchemas = new Map();
+
+/**
+ * Asserts that `value` is a valid `$defs[name]` of another official schema: `'extension'`
+ * (tasks-extension/schema.json, the tasks extension) or `'2026-07-28'` (the base protocol's).
+ */
+export function assertValidIn(which, name, value, what = '') {
+  const file = { extension: 'tasks-extension/schema.json', '2026-07-28': '2026-07-28/schema.json' }[which];
+  assert.ok(file, `no schema called ${which}`);
+  if (!otherSchemas.has(which)) {
+    const schema = JSON.parse(fs.readFileSync(path.join(SPEC_DIR, file), 'utf8'));
+    const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+    (addFormatsModule.default ?? addFormatsModule)(ajv);
+    ajv.addSchema(schema, which);
+    otherSchemas.set(which, { ajv, schema });
+  }
+  const { ajv, schema } = otherSchemas.get(which);
+  assert.ok(schema.$defs[name], `${file} has no $defs.${name}`);
+  const validate = ajv.getSchema(`${which}#/$defs/${name}`);
+  if (!validate(value)) {
+    const errors = validate.errors.map((e) => `  ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('\n');
+    assert.fail(`${what ? what + ': ' : ''}not a valid ${name} (${file}):\n${errors}\nvalue: ${JSON.stringify(value).slice(0, 2000)}`);
+  }
+}
+
 /** Extra checks the schema leaves out: ISO timestamps, integer TTLs, no related-task _meta. */
 function checkTask(task, where) {
   assert.match(task.createdAt, ISO_TIMESTAMP, `${where}: createdAt is not ISO 8601`);

@@ -51,7 +51,12 @@ fn js_error(code: &str, message: &str) -> JsValue {
 fn type_error(name: &str, expected: &str, value: &JsValue) -> JsValue {
     let found = value.js_typeof().as_string().unwrap_or_default();
     let found = if value.is_null() { "null".to_owned() } else { found };
-    let error = js_sys::TypeError::new(&format!("{name} must be {expected}, got {found}"));
+    type_error_message(&format!("{name} must be {expected}, got {found}"))
+}
+
+/// A `TypeError` with code `invalid_argument` and this message.
+fn type_error_message(message: &str) -> JsValue {
+    let error = js_sys::TypeError::new(message);
     let _ = Reflect::set(&error, &"code".into(), &"invalid_argument".into());
     error.into()
 }
@@ -108,16 +113,72 @@ impl TaskEngine {
         Ok(TaskEngine { engine })
     }
 
-    /// One JSON-RPC message from the peer in; the immediate response out, or `null`.
+    /// One JSON-RPC message from the peer in; the immediate response out, or
+    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string }`.
     #[wasm_bindgen(unchecked_return_type = "string | null")]
     pub fn handle(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HandleOptions")] inbound: JsValue,
     ) -> Result<JsValue, JsValue> {
         let message = string_arg(&message, "message")?;
         let context = opt_string_arg(&context, "context")?;
-        Ok(opt_str(self.engine.handle_message(&message, context.as_deref())))
+        if inbound.is_undefined() || inbound.is_null() {
+            return Ok(opt_str(self.engine.handle_message(&message, context.as_deref())));
+        }
+        let (dialect, mcp_name) = options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
+        let inbound = crate::Inbound { context: context.as_deref(), dialect, mcp_name: mcp_name.as_deref() };
+        Ok(opt_str(self.engine.handle_inbound(&message, &inbound)))
+    }
+
+    /// Turns a forwarded 2026-07-28 `tools/call` into a task: returns the
+    /// `CreateTaskResult` response text to send (an `execute` output follows).
+    #[wasm_bindgen(js_name = startTask)]
+    pub fn start_task(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<String, JsValue> {
+        let request = string_arg(&request, "request")?;
+        let context = opt_string_arg(&context, "context")?;
+        self.engine.start_task(&request, context.as_deref()).map_err(host_error)
+    }
+
+    /// The task part of a `subscriptions/listen` request: `{ taskIds }` agreed
+    /// to, or `{ error }` (the JSON-RPC error response text to send instead).
+    #[wasm_bindgen(js_name = listenTasks, unchecked_return_type = "{ taskIds: string[] } | { error: string }")]
+    pub fn listen_tasks(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let request = string_arg(&request, "request")?;
+        let context = opt_string_arg(&context, "context")?;
+        let obj = Object::new();
+        match self.engine.listen_tasks(&request, context.as_deref()) {
+            Ok(ids) => set(&obj, "taskIds", ids.into_iter().map(JsValue::from).collect::<js_sys::Array>()),
+            Err(response) => set(&obj, "error", response),
+        }
+        Ok(obj.into())
+    }
+
+    /// The `subscriptions/listen` stream with this raw JSON id closed; returns how many task follows ended.
+    #[wasm_bindgen(js_name = unlistenTasks)]
+    pub fn unlisten_tasks(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] subscription_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<usize, JsValue> {
+        let id = string_arg(&subscription_id, "subscriptionId")?;
+        let context = opt_string_arg(&context, "context")?;
+        Ok(self.engine.unlisten_tasks(&id, context.as_deref()))
+    }
+
+    /// The value for `capabilities.extensions` of a `server/discover` result, as JSON text.
+    #[wasm_bindgen(js_name = extensionCapabilityJson)]
+    pub fn extension_capability_json() -> String {
+        crate::protocol::extension::capability_json().to_owned()
     }
 
     /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse" | "audit" | "outputsDropped", ...}`), or `null`.
@@ -186,7 +247,7 @@ impl TaskEngine {
         Ok(self.engine.capabilities_json(opt_string_arg(&context, "context")?.as_deref()))
     }
 
-    /// Declares a tool's `execution.taskSupport` (`"required" | "optional" | "forbidden"`, anything else: absent).
+    /// Declares a tool's task policy (`"required" | "optional" | "perCall" | "forbidden"`; `null`: absent).
     #[wasm_bindgen(js_name = registerTool)]
     pub fn register_tool(
         &mut self,
@@ -194,7 +255,17 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] task_support: JsValue,
     ) -> Result<(), JsValue> {
         let name = string_arg(&name, "name")?;
-        let support = opt_string_arg(&task_support, "taskSupport")?.as_deref().map_or(TaskSupport::Absent, TaskSupport::parse);
+        let support = match opt_string_arg(&task_support, "taskSupport")? {
+            None => TaskSupport::Absent,
+            Some(s) => match TaskSupport::parse(&s) {
+                TaskSupport::Absent => {
+                    return Err(type_error_message(&format!(
+                        "taskSupport must be \"required\", \"optional\", \"perCall\", \"forbidden\" or null, got \"{s}\""
+                    )))
+                }
+                support => support,
+            },
+        };
         self.engine.register_tool(&name, support);
         Ok(())
     }

@@ -92,6 +92,23 @@ fn set<T>(slot: &mut T, value: Option<T>) {
     }
 }
 
+/// Reads `handle`'s third argument: `{ dialect?, mcpName? }`.
+pub(super) fn inbound(value: &JsValue) -> Result<(Option<crate::Dialect>, Option<String>), String> {
+    if !value.is_object() {
+        return Err("handle's third argument must be an object such as { dialect: \"2026-07-28\", mcpName: taskId }".to_owned());
+    }
+    let r = Reader { obj: value, path: "" };
+    let bad = |what: &str| format!("handle options.{what}");
+    let dialect = match r.string("dialect").map_err(|_| bad("dialect must be a string"))?.as_deref() {
+        None => None,
+        Some("2025-11-25") => Some(crate::Dialect::Legacy),
+        Some("2026-07-28") => Some(crate::Dialect::Extension),
+        Some(other) => return Err(bad(&format!("dialect must be \"2025-11-25\" or \"2026-07-28\", got \"{other}\""))),
+    };
+    let mcp_name = r.string("mcpName").map_err(|_| bad("mcpName must be a string"))?;
+    Ok((dialect, mcp_name))
+}
+
 /// Reads options; unknown keys are ignored, wrong types are reported by name.
 pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     let mut parsed = Parsed { config: Config::default(), now: None, new_task_id: None, tools: Vec::new() };
@@ -165,7 +182,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
             let support = r.get(&name).and_then(|v| v.as_string()).map(|s| TaskSupport::parse(&s));
             match support {
                 Some(TaskSupport::Absent) | None => {
-                    return Err(format!("options.tools[\"{name}\"] must be \"required\", \"optional\" or \"forbidden\""))
+                    return Err(format!("options.tools[\"{name}\"] must be \"required\", \"optional\", \"perCall\" or \"forbidden\""))
                 }
                 Some(support) => parsed.tools.push((name, support)),
             }
