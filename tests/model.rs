@@ -24,6 +24,10 @@ enum Op {
     List { ctx: usize },
     Advance { ms: u64 },
     Garbage { ctx: usize, text: String },
+    // The tasks extension (2026-07-28) on the same engine.
+    CreateExt { ctx: usize },
+    GetExt { ctx: usize, task: usize },
+    CancelExt { ctx: usize, task: usize },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -40,7 +44,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (ctx.clone(), task.clone()).prop_map(|(ctx, task)| Op::Result { ctx, task }),
         1 => ctx.clone().prop_map(|ctx| Op::List { ctx }),
         1 => (0u64..2_500).prop_map(|ms| Op::Advance { ms }),
-        1 => (ctx, "\\PC{0,40}").prop_map(|(ctx, text)| Op::Garbage { ctx, text }),
+        1 => (ctx.clone(), "\\PC{0,40}").prop_map(|(ctx, text)| Op::Garbage { ctx, text }),
+        2 => ctx.clone().prop_map(|ctx| Op::CreateExt { ctx }),
+        2 => (ctx.clone(), task.clone()).prop_map(|(ctx, task)| Op::GetExt { ctx, task }),
+        1 => (ctx, task).prop_map(|(ctx, task)| Op::CancelExt { ctx, task }),
     ]
 }
 
@@ -71,6 +78,8 @@ impl St {
 #[derive(Debug, Clone)]
 struct ModelTask {
     ctx: usize,
+    /// Created through the tasks extension (isError: true completes it).
+    ext: bool,
     status: St,
     deadline: u64,
     outcome: Option<Value>,
@@ -110,6 +119,22 @@ impl Model {
     }
 }
 
+/// A request in the tasks extension from a declaring client; the reply, parsed.
+fn ext_request(rig: &mut Rig, ext_schema: &mut Schema, ctx: usize, method: &str, mut params: Value) -> Value {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+    });
+    let id = rig.id();
+    let text = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+    let reply = rig.raw(&text, Some(CONTEXTS[ctx])).expect("an immediate reply");
+    assert_eq!(reply["id"], json!(id));
+    if let Some(ack) = reply.get("result").filter(|r| r.as_object().is_some_and(|o| o.len() == 1)) {
+        ext_schema.check("CancelTaskResult", ack);
+    }
+    reply
+}
+
 fn run(ops: Vec<Op>) {
     let config = Config {
         ttl: TtlPolicy { default_ms: 3_000, max_ms: 3_500, allow_unlimited: false },
@@ -119,6 +144,7 @@ fn run(ops: Vec<Op>) {
     };
     let mut rig = Rig::new(config);
     rig.engine.register_tool("t", TaskSupport::Optional);
+    let mut ext_schema = Schema::extension();
     let mut m = Model { now: T0, ..Default::default() };
     for op in ops {
         match op {
@@ -132,7 +158,7 @@ fn run(ops: Vec<Op>) {
                 let granted = ttl.unwrap_or(3_000).min(3_500);
                 assert_eq!(r["result"]["task"]["ttl"], granted);
                 m.sweep();
-                m.tasks.insert(id.clone(), ModelTask { ctx, status: St::Working, deadline: m.now + granted, outcome: None });
+                m.tasks.insert(id.clone(), ModelTask { ctx, ext: false, status: St::Working, deadline: m.now + granted, outcome: None });
                 m.created.push(id);
                 m.sweep();
             }
@@ -147,7 +173,7 @@ fn run(ops: Vec<Op>) {
                     Some(t) if t.status.terminal() => assert_eq!(got.unwrap_err().code(), "already_terminal"),
                     Some(t) => {
                         got.unwrap();
-                        t.status = if is_error { St::Failed } else { St::Completed };
+                        t.status = if is_error && !t.ext { St::Failed } else { St::Completed };
                         t.outcome = Some(json!({"result": result}));
                     }
                 }
@@ -266,6 +292,52 @@ fn run(ops: Vec<Op>) {
                 m.now += ms;
                 rig.engine.handle_timeout();
                 m.sweep();
+            }
+            Op::CreateExt { ctx } => {
+                let r = ext_request(&mut rig, &mut ext_schema, ctx, "tools/call", json!({"name": "t"}));
+                ext_schema.check("CreateTaskResult", &r["result"]);
+                let id = r["result"]["taskId"].as_str().unwrap().to_owned();
+                assert_eq!(r["result"]["ttlMs"], 3_000);
+                m.sweep();
+                m.tasks.insert(id.clone(), ModelTask { ctx, ext: true, status: St::Working, deadline: m.now + 3_000, outcome: None });
+                m.created.push(id);
+                m.sweep();
+            }
+            Op::GetExt { ctx, task } => {
+                let id = m.pick(task);
+                let r = ext_request(&mut rig, &mut ext_schema, ctx, "tasks/get", json!({"taskId": id}));
+                m.sweep();
+                match m.visible(ctx, &id) {
+                    Err(why) => assert_eq!(error_message(&r), format!("Failed to retrieve task: {why}")),
+                    Ok(t) => {
+                        ext_schema.check("GetTaskResult", &r["result"]);
+                        // The extension shows a tool error as a completed call, whatever flow made the task.
+                        let shown = match (&t.status, &t.outcome) {
+                            (St::Failed, Some(o)) if o.get("result").is_some() => St::Completed,
+                            (s, _) => s.clone(),
+                        };
+                        assert_eq!(r["result"]["status"], shown.wire());
+                        match &t.outcome {
+                            Some(o) if o.get("error").is_some() => assert_eq!(r["result"]["error"], o["error"]),
+                            Some(o) => assert_eq!(r["result"]["result"], o["result"]),
+                            None => assert!(r["result"].get("result").is_none() && r["result"].get("error").is_none()),
+                        }
+                    }
+                }
+            }
+            Op::CancelExt { ctx, task } => {
+                let id = m.pick(task);
+                let r = ext_request(&mut rig, &mut ext_schema, ctx, "tasks/cancel", json!({"taskId": id}));
+                m.sweep();
+                match m.visible(ctx, &id) {
+                    Err(why) => assert_eq!(error_message(&r), format!("Failed to cancel task: {why}")),
+                    Ok(t) => {
+                        assert_eq!(r["result"], json!({"resultType": "complete"}), "an ack, also for a finished task");
+                        if !t.status.terminal() {
+                            m.tasks.get_mut(&id).unwrap().status = St::Cancelled;
+                        }
+                    }
+                }
             }
             Op::Garbage { ctx, text } => {
                 // Whatever it is, it must not panic or touch a task; anything

@@ -21,6 +21,19 @@ enum Step {
     CancelWait { ctx: u8, id: u8 },
     Advance { ms: u16 },
     Raw { ctx: u8, text: String },
+    // The tasks extension (2026-07-28) on the same engine.
+    CreateExt { ctx: u8, declared: bool },
+    ExtTask { ctx: u8, task: u8, method: u8, declared: bool },
+    UpdateExt { ctx: u8, task: u8, n: u8 },
+    Listen { ctx: u8, task: u8, sub: u8 },
+    Unlisten { ctx: u8, sub: u8 },
+}
+
+fn ext_meta(declared: bool) -> String {
+    let ext = if declared { r#"{"io.modelcontextprotocol/tasks":{}}"# } else { "{}" };
+    format!(
+        r#""_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"extensions":{ext}}}}}"#
+    )
 }
 
 fn ctx(c: u8) -> Option<&'static str> {
@@ -105,6 +118,39 @@ fuzz_target!(|steps: Vec<Step>| {
             }
             Step::Raw { ctx: c, text } => {
                 let _ = e.handle_message(&text, ctx(c));
+            }
+            Step::CreateExt { ctx: c, declared } => {
+                let m = format!(r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"x",{}}}}}"#, ext_meta(declared));
+                let _ = e.handle_message(&m, ctx(c));
+            }
+            Step::ExtTask { ctx: c, task, method, declared } => {
+                let method = ["tasks/get", "tasks/cancel", "tasks/result", "tasks/list", "tasks/update"][usize::from(method % 5)];
+                let m = format!(
+                    r#"{{"jsonrpc":"2.0","id":5,"method":"{method}","params":{{"taskId":"{}","inputResponses":{{}},{}}}}}"#,
+                    id(task),
+                    ext_meta(declared)
+                );
+                let _ = e.handle_message(&m, ctx(c));
+            }
+            Step::UpdateExt { ctx: c, task, n } => {
+                let key = format!("{}/input/{}", id(task), n % 4);
+                let m = format!(
+                    r#"{{"jsonrpc":"2.0","id":6,"method":"tasks/update","params":{{"taskId":"{}","inputResponses":{{"{key}":{{"action":"accept"}}}},{}}}}}"#,
+                    id(task),
+                    ext_meta(true)
+                );
+                let _ = e.handle_message(&m, ctx(c));
+            }
+            Step::Listen { ctx: c, task, sub } => {
+                let m = format!(
+                    r#"{{"jsonrpc":"2.0","id":{sub},"method":"subscriptions/listen","params":{{"notifications":{{"taskIds":["{}"]}},{}}}}}"#,
+                    id(task),
+                    ext_meta(true)
+                );
+                let _ = e.listen_tasks(&m, ctx(c));
+            }
+            Step::Unlisten { ctx: c, sub } => {
+                let _ = e.unlisten_tasks(&sub.to_string(), ctx(c));
             }
         }
         // Invariants: outputs drain; after handle_timeout no deadline is due.
