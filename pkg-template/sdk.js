@@ -197,10 +197,11 @@ const DROP_IN_LIMITS = { maxTasksPerContext: NO_LIMIT, maxTasksTotal: NO_LIMIT, 
 function limitsOf(limits) {
   if (limits === undefined || limits === null) return { ...DROP_IN_LIMITS };
   if (typeof limits !== 'object') throw new TypeError('options.limits must be an object');
-  const out = { ...DROP_IN_LIMITS, ...limits };
-  for (const key of Object.keys(out)) {
+  const out = { ...DROP_IN_LIMITS };
+  for (const [key, value] of Object.entries(limits)) {
+    if (value === undefined) continue; // the default, not the engine's
     // (rateLimit is an object, or null for none: the engine reads it as it is.)
-    if (key !== 'rateLimit' && (out[key] === null || out[key] === Infinity)) out[key] = NO_LIMIT;
+    out[key] = key !== 'rateLimit' && (value === null || value === Infinity) ? NO_LIMIT : value;
   }
   return out;
 }
@@ -494,7 +495,7 @@ class WasmTaskStore {
    */
   allSessions() {
     if (this.#view) return this.#view;
-    const scoped = (name, arity, fn) =>
+    const method = (name, arity, fn) =>
       (...args) => {
         if (args.length > arity) {
           return Promise.reject(
@@ -510,18 +511,18 @@ class WasmTaskStore {
       return context;
     };
     this.#view = Object.freeze({
-      getTask: scoped('getTask', 1, (engine, taskId) => {
+      getTask: method('getTask', 1, (engine, taskId) => {
         const context = typeof taskId === 'string' ? engine.taskContext(taskId) : undefined;
         return context === undefined ? null : this.#get(engine, taskId, context);
       }),
-      getTaskResult: scoped('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
-      storeTaskResult: scoped('storeTaskResult', 3, (engine, taskId, status, result) =>
+      getTaskResult: method('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
+      storeTaskResult: method('storeTaskResult', 3, (engine, taskId, status, result) =>
         this.#storeResult(engine, taskId, status, result, owner(engine, taskId)),
       ),
-      updateTaskStatus: scoped('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
+      updateTaskStatus: method('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
         this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
       ),
-      listTasks: scoped('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
+      listTasks: method('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
     });
     return this.#view;
   }

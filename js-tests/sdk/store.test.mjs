@@ -215,6 +215,8 @@ describe('TaskStore contract', () => {
       -32603,
       'limit_exceeded',
     );
+    const unset = setup({ limits: { maxTasksPerContext: undefined } });
+    for (let i = 0; i < 1001; i++) await unset.create({ ttl: 60_000 }, 'A');
     const unlimited = setup({ limits: { maxTasksPerContext: null, maxTasksTotal: Infinity, maxResultBytes: null } });
     const u = await unlimited.create();
     await unlimited.store.storeTaskResult(u.taskId, 'completed', { content: [{ type: 'text', text: 'x'.repeat(64 * 1024 * 1024) }] }, 'A');
