@@ -496,6 +496,11 @@ export declare class TaskEngine {
    */
   /** Host-side: whether a live task has this ID, in any context. Never expose it to a peer. */
   hasTask(taskId: string): boolean;
+  /**
+   * Host-side: the context of a live task (`null` for a task created without one), or
+   * `undefined` when no live task has this ID. Never expose it to a peer.
+   */
+  taskContext(taskId: string): string | null | undefined;
 
   createTask(
     context: string | null | undefined,

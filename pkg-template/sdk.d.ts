@@ -7,19 +7,27 @@
 //   const server = new McpServer(info, { taskStore, taskMessageQueue, capabilities });
 //
 // Works the same with `Server`, and with `Client` for client-hosted tasks.
+//
+// Tasks are scoped to the session that created them. Server code that acts on a task outside a
+// request uses `taskStore.allSessions()`: `taskStore.getTask(id)` -> `taskStore.allSessions().getTask(id)`.
 import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 
-/** Resource limits of the engine behind a WasmTaskStore (each optional; engine defaults shown). */
+/**
+ * Resource limits of a WasmTaskStore (each optional; `null` or `Infinity`: no limit). The
+ * defaults keep what worked with `InMemoryTaskStore` working: it has no limits. A refusal throws
+ * a `TaskStoreError` (-32603, reason `limit_exceeded`); see `propagateTaskCreationErrors`.
+ */
 export interface WasmTaskStoreLimits {
-  /** Live tasks one session (or all session-less callers together) may hold. Default 1000. */
-  maxTasksPerContext?: number;
-  /** Live tasks in the whole store. Default 100000. */
-  maxTasksTotal?: number;
-  /** Size of one stored result or error, in bytes of JSON text. Default 4 MiB. */
-  maxResultBytes?: number;
-  /** Nesting depth accepted in stored JSON. Default 64. */
-  maxJsonDepth?: number;
+  /** Live tasks one session (or all session-less callers together) may hold. Default: no limit. */
+  maxTasksPerContext?: number | null;
+  /** Live tasks in the whole store. Default: no limit. */
+  maxTasksTotal?: number | null;
+  /**
+   * Size of one stored result or error, in bytes of JSON text. Default 64 MiB (the engine keeps
+   * results in wasm memory, which grows but never shrinks).
+   */
+  maxResultBytes?: number | null;
 }
 
 export interface WasmTaskStoreOptions {
@@ -51,7 +59,8 @@ export interface WasmTaskStoreOptions {
  * Semantics (where they differ from `InMemoryTaskStore`, ours follow the 2025-11-25 spec):
  * - `getTask` → `null` for unknown, expired or other sessions' tasks. Tasks created without a
  *   session are visible only to callers without a session, and session-less callers see no
- *   session's tasks.
+ *   session's tasks (`InMemoryTaskStore` shows them every task, which leaks tasks across clients
+ *   in stateless HTTP). Server code acting on any task uses `allSessions()`.
  * - `ttl: 0` expires at once; TTLs are clamped to `maxTtlMs`; `ttl: null` is unlimited only with
  *   `allowUnlimitedTtl`; a missing `ttl` gets `defaultTtlMs`. The TTL runs from creation.
  *   No per-task timers: expiry runs lazily on every call, plus one optional timer per store.
@@ -80,6 +89,12 @@ export declare class WasmTaskStore implements TaskStore {
   getTaskResult(taskId: string, sessionId?: string): Promise<Result>;
   updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string, sessionId?: string): Promise<void>;
   listTasks(cursor?: string, sessionId?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
+  /**
+   * Trusted server-side access to every task, whatever session created it (the same view each
+   * time). For server code only: background work, admin endpoints, tests. The SDK never calls it
+   * (it calls the store's own, session-scoped methods), and its methods refuse a session ID.
+   */
+  allSessions(): WasmTaskStoreAllSessions;
   /** `listener(taskId, sessionId)` runs when a task expires and is deleted; returns an unsubscribe function. */
   onTaskExpired(listener: (taskId: string, sessionId: string | undefined) => void): () => void;
   /** Every live task of every session (debugging). */
@@ -90,8 +105,33 @@ export declare class WasmTaskStore implements TaskStore {
   cleanup(): void;
 }
 
+/**
+ * `WasmTaskStore.allSessions()`: the store's methods without the session check, on any live
+ * task. Same rules otherwise (terminal tasks stay terminal, a cancelled task stays cancelled,
+ * expired tasks are gone). The SDK sends no `notifications/tasks/status` for changes made here.
+ * Each method throws a `TypeError` if given a session ID: the view cannot serve requests.
+ */
+export interface WasmTaskStoreAllSessions {
+  /** The task, or `null` when no live task has this ID. */
+  getTask(taskId: string): Promise<Task | null>;
+  /** As `WasmTaskStore.getTaskResult`, for any session's task. */
+  getTaskResult(taskId: string): Promise<Result>;
+  /** As `WasmTaskStore.storeTaskResult`, for any session's task. */
+  storeTaskResult(taskId: string, status: 'completed' | 'failed', result: Result | Error): Promise<void>;
+  /** As `WasmTaskStore.updateTaskStatus`, for any session's task. */
+  updateTaskStatus(taskId: string, status: Task['status'], statusMessage?: string): Promise<void>;
+  /**
+   * One page of every session's tasks: session by session (a page never mixes sessions), each
+   * session's in creation order. Its cursors are its own.
+   */
+  listTasks(cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }>;
+}
+
 export interface WasmTaskMessageQueueOptions {
-  /** Messages one task may have queued; `enqueue` throws beyond it. Default 1000. */
+  /**
+   * Messages one task may have queued; `enqueue` throws beyond it. Default: no limit (as
+   * `InMemoryTaskMessageQueue`; the SDK's `maxTaskQueueSize` option applies either way).
+   */
   maxMessagesPerTask?: number;
   /** Take each task's session from this store, and drop the messages of tasks that expire. */
   taskStore?: WasmTaskStore;
@@ -140,3 +180,13 @@ export declare const JSONRPC_ERROR_META_KEY: 'mcp-task-core/jsonrpc-error';
  * WasmTaskStore replays the JSON-RPC error on `tasks/result`; other stores return the tool result.
  */
 export declare function jsonRpcErrorResult(error: unknown): CallToolResult;
+
+/**
+ * Makes a task store's refusal to create a task (e.g. a `limits` refusal) reach the client as the
+ * JSON-RPC error of the task-augmented request (`code`, `message`, `data` of the thrown error),
+ * instead of `McpServer`'s "-32602 Invalid task creation result". Call it once per server, on an
+ * `McpServer`, `Server` or `Client` of SDK 1.x; returns its argument. Works with any task store.
+ * Relies on the SDK's request handler map (`Protocol._requestHandlers`); throws a `TypeError` if
+ * `server` has none.
+ */
+export declare function propagateTaskCreationErrors<T extends object>(server: T): T;

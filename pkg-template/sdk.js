@@ -183,6 +183,29 @@ function optionalNumber(options, key) {
   return value === undefined ? undefined : Math.floor(value);
 }
 
+/** The engine's largest accepted integer option: as a limit, no limit at all. */
+const NO_LIMIT = 9e15;
+
+/**
+ * Limits of the drop-in store. InMemoryTaskStore has none, so a server that worked with it must
+ * keep working: no cap on live tasks (per session or in total), and results up to 64 MiB (the
+ * engine keeps results in wasm memory, which grows but never shrinks).
+ */
+const DROP_IN_LIMITS = { maxTasksPerContext: NO_LIMIT, maxTasksTotal: NO_LIMIT, maxResultBytes: 64 * 1024 * 1024 };
+
+/** `options.limits` over the drop-in defaults; `null` or `Infinity` means no limit. */
+function limitsOf(limits) {
+  if (limits === undefined || limits === null) return { ...DROP_IN_LIMITS };
+  if (typeof limits !== 'object') throw new TypeError('options.limits must be an object');
+  const out = { ...DROP_IN_LIMITS };
+  for (const [key, value] of Object.entries(limits)) {
+    if (value === undefined) continue; // the default, not the engine's
+    // (rateLimit is an object, or null for none: the engine reads it as it is.)
+    out[key] = key !== 'rateLimit' && (value === null || value === Infinity) ? NO_LIMIT : value;
+  }
+  return out;
+}
+
 function engineOptions(options) {
   const ttl = {};
   const defaultMs = optionalNumber(options, 'defaultTtlMs');
@@ -200,7 +223,7 @@ function engineOptions(options) {
   if (options.pollIntervalMs === null) out.pollIntervalMs = null;
   else if (options.pollIntervalMs !== undefined) out.pollIntervalMs = optionalNumber(options, 'pollIntervalMs');
   if (options.pageSize !== undefined) out.pageSize = options.pageSize;
-  if (options.limits !== undefined) out.limits = options.limits;
+  out.limits = limitsOf(options.limits);
   if (options.now !== undefined) {
     if (typeof options.now !== 'function') throw new TypeError('options.now must be a function returning epoch milliseconds');
     out.now = options.now;
@@ -214,6 +237,17 @@ function engineOptions(options) {
  */
 const SEES = Symbol('mcp-task-core/sdk task visibility');
 
+/** Prefix of the cursors of allSessions().listTasks(). */
+const ALL_CURSOR_PREFIX = 'all-sessions:';
+
+function parseJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
 
@@ -223,6 +257,10 @@ const MAX_DELAY = 2_147_483_647;
  *
  * - `getTask` returns `null` for unknown, expired and other sessions' tasks; tasks created
  *   without a session are seen only by callers without a session, and the other way round.
+ *   Server code that acts on any task (not for a request) uses `allSessions()`.
+ * - No limit on live tasks by default (as InMemoryTaskStore); results up to 64 MiB. `limits`
+ *   sets them; a refusal is a TaskStoreError (-32603, reason "limit_exceeded"), which
+ *   `propagateTaskCreationErrors(server)` lets reach the client.
  * - TTLs follow the engine's policy: `ttl: 0` expires at once, TTLs are clamped to `maxTtlMs`,
  *   `ttl: null` is unlimited only with `allowUnlimitedTtl`, no `ttl` gets `defaultTtlMs`.
  *   Expiry runs lazily on every call, plus one timer per store at the next deadline (unref'd in
@@ -247,6 +285,8 @@ class WasmTaskStore {
   #useTimer;
   #timer = null;
   #timerAt = null;
+  /** The allSessions() view, made once. */
+  #view = null;
 
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
@@ -399,11 +439,7 @@ class WasmTaskStore {
   /** The task, or `null` when it is unknown, expired or another session's. */
   async getTask(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => {
-      if (typeof taskId !== 'string') return null;
-      const json = engine.getTask(taskId, context);
-      return json === null || json === undefined ? null : JSON.parse(json);
-    });
+    return this.#run((engine) => this.#get(engine, taskId, context));
   }
 
   /**
@@ -413,21 +449,7 @@ class WasmTaskStore {
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => {
-      // Unknown and other sessions' tasks; the engine refuses terminal ones itself.
-      this.#visibleJson(engine, taskId, context);
-      if (status !== 'completed' && status !== 'failed') {
-        throw invalid(`A result can be stored only with status 'completed' or 'failed', not '${status}'`);
-      }
-      const error = jsonRpcErrorIn(result);
-      if (error) {
-        if (status !== 'failed') throw invalid("A JSON-RPC error can be stored only with status 'failed'");
-        engineCall(() => engine.fail(taskId, jsonText(error, 'error')));
-        return;
-      }
-      if (!isPlainObject(result)) throw invalid('The result must be a JSON object, such as a CallToolResult');
-      engineCall(() => engine.storeResult(taskId, status, jsonText(result, 'result')));
-    });
+    return this.#run((engine) => this.#storeResult(engine, taskId, status, result, context));
   }
 
   /**
@@ -437,20 +459,7 @@ class WasmTaskStore {
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => {
-      const outcome = typeof taskId === 'string' ? engine.getOutcome(taskId, context) : null;
-      if (outcome) {
-        if (outcome.kind === 'result') return JSON.parse(outcome.json);
-        const e = JSON.parse(outcome.json);
-        throw new JsonRpcError(e.code, e.message, e.data);
-      }
-      const task = JSON.parse(this.#visibleJson(engine, taskId, context));
-      const why =
-        task.status === 'cancelled'
-          ? `Task ${taskId} was cancelled before it produced a result`
-          : `Task ${taskId} is '${task.status}' and has no stored result`;
-      throw new TaskStoreError(INTERNAL_ERROR, why, 'no_result');
-    });
+    return this.#run((engine) => this.#result(engine, taskId, context));
   }
 
   /**
@@ -461,36 +470,7 @@ class WasmTaskStore {
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => {
-      const given = statusMessage ? String(statusMessage) : undefined;
-      if (status === 'cancelled') {
-        // cancelTask is session-scoped and refuses terminal tasks: no look-up first.
-        if (typeof taskId !== 'string') throw notFound(taskId);
-        try {
-          engine.cancelTask(taskId, context, given ?? null);
-        } catch (err) {
-          if (err && err.code === 'unknown_task') throw notFound(taskId);
-          if (err && (err.code === 'already_terminal' || err.code === 'task_cancelled')) {
-            const json = engine.getTask(taskId, context);
-            throw terminalError(taskId, json ? statusIn(json) : 'cancelled', status);
-          }
-          throw fromEngine(err);
-        }
-        return;
-      }
-      const json = this.#visibleJson(engine, taskId, context);
-      if (!STATUSES.has(status)) throw invalid(`Unknown task status '${status}'`);
-      const current = statusIn(json);
-      if (isTerminal(current)) throw terminalError(taskId, current, status);
-      // The current message is needed (JSON parsed) only when it is kept.
-      if (status === current) {
-        const message = given ?? JSON.parse(json).statusMessage;
-        engineCall(() => engine.setStatusMessage(taskId, message ?? null));
-      } else {
-        const message = given ?? (isTerminal(status) ? undefined : JSON.parse(json).statusMessage);
-        engineCall(() => engine.updateStatus(taskId, status, message ?? null));
-      }
-    });
+    return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context));
   }
 
   /** One page of the session's tasks in creation order; throws on a cursor not issued to it. */
@@ -501,6 +481,148 @@ class WasmTaskStore {
       const page = JSON.parse(engineCall(() => engine.listTasks(context, cursor ?? null)));
       return page.nextCursor === undefined ? { tasks: page.tasks } : { tasks: page.tasks, nextCursor: page.nextCursor };
     });
+  }
+
+  /**
+   * Trusted server-side access to every task, whatever session created it: `getTask(taskId)`,
+   * `getTaskResult(taskId)`, `storeTaskResult(taskId, status, result)`,
+   * `updateTaskStatus(taskId, status, statusMessage?)` and `listTasks(cursor?)` (every session's
+   * tasks, session by session). Same rules as the store's own methods; only the session check
+   * is gone. For server code (background work, admin tools, tests), never for a request: the
+   * SDK only ever calls the store's own methods, which stay session-scoped, and the methods of
+   * this view refuse a session ID argument, so handing the view to the SDK as a store fails
+   * loudly. The SDK sends no `notifications/tasks/status` for changes made here.
+   */
+  allSessions() {
+    if (this.#view) return this.#view;
+    const method = (name, arity, fn) =>
+      (...args) => {
+        if (args.length > arity) {
+          return Promise.reject(
+            new TypeError(`allSessions().${name}() takes no session ID: it acts on every session's tasks, for server code only (never give it to the SDK as a task store)`),
+          );
+        }
+        return this.#run((engine) => fn(engine, ...args));
+      };
+    /** The context of live task `taskId`, or throws -32602 as for an unknown task. */
+    const owner = (engine, taskId) => {
+      const context = typeof taskId === 'string' ? engine.taskContext(taskId) : undefined;
+      if (context === undefined) throw notFound(taskId);
+      return context;
+    };
+    this.#view = Object.freeze({
+      getTask: method('getTask', 1, (engine, taskId) => {
+        const context = typeof taskId === 'string' ? engine.taskContext(taskId) : undefined;
+        return context === undefined ? null : this.#get(engine, taskId, context);
+      }),
+      getTaskResult: method('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
+      storeTaskResult: method('storeTaskResult', 3, (engine, taskId, status, result) =>
+        this.#storeResult(engine, taskId, status, result, owner(engine, taskId)),
+      ),
+      updateTaskStatus: method('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
+        this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
+      ),
+      listTasks: method('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
+    });
+    return this.#view;
+  }
+
+  #get(engine, taskId, context) {
+    if (typeof taskId !== 'string') return null;
+    const json = engine.getTask(taskId, context);
+    return json === null || json === undefined ? null : JSON.parse(json);
+  }
+
+  #storeResult(engine, taskId, status, result, context) {
+    // Unknown and other sessions' tasks; the engine refuses terminal ones itself.
+    this.#visibleJson(engine, taskId, context);
+    if (status !== 'completed' && status !== 'failed') {
+      throw invalid(`A result can be stored only with status 'completed' or 'failed', not '${status}'`);
+    }
+    const error = jsonRpcErrorIn(result);
+    if (error) {
+      if (status !== 'failed') throw invalid("A JSON-RPC error can be stored only with status 'failed'");
+      engineCall(() => engine.fail(taskId, jsonText(error, 'error')));
+      return;
+    }
+    if (!isPlainObject(result)) throw invalid('The result must be a JSON object, such as a CallToolResult');
+    engineCall(() => engine.storeResult(taskId, status, jsonText(result, 'result')));
+  }
+
+  #result(engine, taskId, context) {
+    const outcome = typeof taskId === 'string' ? engine.getOutcome(taskId, context) : null;
+    if (outcome) {
+      if (outcome.kind === 'result') return JSON.parse(outcome.json);
+      const e = JSON.parse(outcome.json);
+      throw new JsonRpcError(e.code, e.message, e.data);
+    }
+    const task = JSON.parse(this.#visibleJson(engine, taskId, context));
+    const why =
+      task.status === 'cancelled'
+        ? `Task ${taskId} was cancelled before it produced a result`
+        : `Task ${taskId} is '${task.status}' and has no stored result`;
+    throw new TaskStoreError(INTERNAL_ERROR, why, 'no_result');
+  }
+
+  #update(engine, taskId, status, statusMessage, context) {
+    const given = statusMessage ? String(statusMessage) : undefined;
+    if (status === 'cancelled') {
+      // cancelTask is session-scoped and refuses terminal tasks: no look-up first.
+      if (typeof taskId !== 'string') throw notFound(taskId);
+      try {
+        engine.cancelTask(taskId, context, given ?? null);
+      } catch (err) {
+        if (err && err.code === 'unknown_task') throw notFound(taskId);
+        if (err && (err.code === 'already_terminal' || err.code === 'task_cancelled')) {
+          const json = engine.getTask(taskId, context);
+          throw terminalError(taskId, json ? statusIn(json) : 'cancelled', status);
+        }
+        throw fromEngine(err);
+      }
+      return;
+    }
+    const json = this.#visibleJson(engine, taskId, context);
+    if (!STATUSES.has(status)) throw invalid(`Unknown task status '${status}'`);
+    const current = statusIn(json);
+    if (isTerminal(current)) throw terminalError(taskId, current, status);
+    // The current message is needed (JSON parsed) only when it is kept.
+    if (status === current) {
+      const message = given ?? JSON.parse(json).statusMessage;
+      engineCall(() => engine.setStatusMessage(taskId, message ?? null));
+    } else {
+      const message = given ?? (isTerminal(status) ? undefined : JSON.parse(json).statusMessage);
+      engineCall(() => engine.updateStatus(taskId, status, message ?? null));
+    }
+  }
+
+  /**
+   * One page of every session's tasks: sessions in a fixed order (their engine contexts,
+   * sorted), each session's tasks in creation order, one engine page at a time (a page never
+   * mixes sessions). The cursor names the session and the engine's cursor within it; a session
+   * whose tasks all expired meanwhile is skipped.
+   */
+  #listAll(engine, cursor) {
+    let from = null;
+    let inner = null;
+    if (cursor !== undefined && cursor !== null) {
+      const at = typeof cursor === 'string' && cursor.startsWith(ALL_CURSOR_PREFIX) ? parseJson(cursor.slice(ALL_CURSOR_PREFIX.length)) : null;
+      if (!Array.isArray(at) || at.length !== 2 || typeof at[0] !== 'string' || (at[1] !== null && typeof at[1] !== 'string')) {
+        throw new TaskStoreError(INVALID_PARAMS, 'Invalid cursor', 'invalid_cursor');
+      }
+      [from, inner] = at;
+    }
+    const contexts = [...this.#contexts.keys()].sort();
+    let i = from === null ? 0 : contexts.findIndex((c) => c >= from);
+    if (i < 0) return { tasks: [] };
+    if (contexts[i] !== from) inner = null;
+    for (; i < contexts.length; i++, inner = null) {
+      const context = contexts[i];
+      const page = JSON.parse(engineCall(() => engine.listTasks(context, inner)));
+      if (page.tasks.length === 0 && page.nextCursor === undefined) continue;
+      const next = page.nextCursor !== undefined ? [context, page.nextCursor] : i + 1 < contexts.length ? [contexts[i + 1], null] : null;
+      return next === null ? { tasks: page.tasks } : { tasks: page.tasks, nextCursor: ALL_CURSOR_PREFIX + JSON.stringify(next) };
+    }
+    return { tasks: [] };
   }
 
   /**
@@ -605,8 +727,8 @@ const QUEUED_TYPES = new Set(['request', 'notification', 'response', 'error']);
 /**
  * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x: one FIFO per task, messages kept as
  * JSON text, delivered only to the session the task belongs to. `enqueue` throws when the SDK's
- * `maxSize` (its `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default 1000)
- * is reached. State is kept only for tasks with messages waiting.
+ * `maxSize` (its `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default: no
+ * limit, as InMemoryTaskMessageQueue) is reached. State is kept only for tasks with messages waiting.
  *
  * With `{ taskStore }` (a WasmTaskStore) the task's session comes from the store (an `enqueue`
  * naming another session throws), and the queues of tasks that expire are dropped. Without it,
@@ -623,7 +745,8 @@ class WasmTaskMessageQueue {
 
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
-    const max = options.maxMessagesPerTask ?? 1000;
+    // No limit by default, as InMemoryTaskMessageQueue: the SDK's maxTaskQueueSize still applies.
+    const max = options.maxMessagesPerTask ?? Infinity;
     if (typeof max !== 'number' || Number.isNaN(max) || max < 0) {
       throw new TypeError('options.maxMessagesPerTask must be a non-negative number');
     }
@@ -728,4 +851,89 @@ class WasmTaskMessageQueue {
   }
 }
 
-export { WasmTaskStore, WasmTaskMessageQueue, JsonRpcError, TaskStoreError, jsonRpcErrorResult, JSONRPC_ERROR_META_KEY };
+/** Marks a handler map already set up by propagateTaskCreationErrors(). */
+const PROPAGATING = Symbol('mcp-task-core/sdk propagateTaskCreationErrors');
+
+/**
+ * Makes the task store's refusal to create a task reach the client as the JSON-RPC error of the
+ * task-augmented request, for an `McpServer`, `Server` or `Client` of SDK 1.x. Returns `server`.
+ *
+ * Why: the SDK's Protocol answers a request whose handler throws with that error (`code`,
+ * `message`, `data`), but `McpServer`'s `tools/call` handler catches every error except an
+ * `McpError` -32042 (URL elicitation required) and returns it as an `isError` tool result; for a
+ * task-augmented call, `Server` then finds no `task` in that result and answers
+ * "-32602 Invalid task creation result", without the store's reason.
+ *
+ * How: every request handler the SDK looks up for `server` is wrapped. For a task-augmented
+ * request it gets an `extra.taskStore` whose `createTask` remembers the first error it throws;
+ * if the handler then fails, the request fails with that error instead. Everything else passes
+ * through untouched. (It reads the SDK's request handler map, `Protocol._requestHandlers`;
+ * js-tests/sdk/limits.test.mjs pins the SDK behaviour this relies on.)
+ */
+function propagateTaskCreationErrors(server) {
+  const isProtocol = (p) => p !== null && typeof p === 'object' && p._requestHandlers instanceof Map;
+  // McpServer keeps its Server in `.server`; Server and Client are Protocols themselves.
+  const protocol = server !== null && typeof server === 'object' && isProtocol(server.server) ? server.server : server;
+  if (!isProtocol(protocol)) {
+    throw new TypeError('propagateTaskCreationErrors(server) takes an McpServer, Server or Client of @modelcontextprotocol/sdk 1.x');
+  }
+  const handlers = protocol._requestHandlers;
+  if (handlers[PROPAGATING]) return server;
+  const get = handlers.get;
+  const wrapped = new WeakMap();
+  Object.defineProperty(handlers, 'get', {
+    configurable: true,
+    writable: true,
+    value: function getWithCreationErrors(method) {
+      const handler = get.call(this, method);
+      if (typeof handler !== 'function') return handler;
+      let w = wrapped.get(handler);
+      if (!w) wrapped.set(handler, (w = withCreationErrors(handler)));
+      return w;
+    },
+  });
+  Object.defineProperty(handlers, PROPAGATING, { value: true });
+  return server;
+}
+
+/** `handler` whose task-augmented requests fail with the task store's refusal, if any. */
+function withCreationErrors(handler) {
+  return function handleWithCreationErrors(request, extra) {
+    const store = extra !== null && typeof extra === 'object' ? extra.taskStore : undefined;
+    const augmented = request !== null && typeof request === 'object' && isPlainObject(request.params) && isPlainObject(request.params.task);
+    if (!augmented || store === null || typeof store !== 'object' || typeof store.createTask !== 'function') {
+      return handler.call(this, request, extra);
+    }
+    let refusal = null;
+    const createTask = async (...args) => {
+      try {
+        return await store.createTask(...args);
+      } catch (err) {
+        refusal ??= { err };
+        throw err;
+      }
+    };
+    const taskStore = new Proxy(store, {
+      get(target, key) {
+        if (key === 'createTask') return createTask;
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return Promise.resolve()
+      .then(() => handler.call(this, request, { ...extra, taskStore }))
+      .catch((err) => {
+        throw refusal ? refusal.err : err;
+      });
+  };
+}
+
+export {
+  WasmTaskStore,
+  WasmTaskMessageQueue,
+  JsonRpcError,
+  TaskStoreError,
+  jsonRpcErrorResult,
+  propagateTaskCreationErrors,
+  JSONRPC_ERROR_META_KEY,
+};

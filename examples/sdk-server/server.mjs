@@ -7,7 +7,8 @@
 //   + const taskMessageQueue = new WasmTaskMessageQueue({ taskStore });
 //
 // Streamable HTTP on http://127.0.0.1:$PORT/mcp (default 3000), one McpServer per session, all
-// sessions sharing one store (each session sees only its own tasks).
+// sessions sharing one store (each session sees only its own tasks; the server's own code uses
+// taskStore.allSessions() to act on any of them, see shutdown()).
 //
 // Tools:
 //   process_files  taskSupport "required"   long-running; a status message and a progress
@@ -25,15 +26,22 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { ElicitResultSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { WasmTaskMessageQueue, WasmTaskStore } from 'mcp-task-core/sdk';
+import { WasmTaskMessageQueue, WasmTaskStore, propagateTaskCreationErrors } from 'mcp-task-core/sdk';
 
 const PORT = Number(process.env.PORT || 3000);
 const HOST = '127.0.0.1';
 const STEP_MS = Number(process.env.STEP_MS || 150);
 const POLL_MS = 100;
 
-// One store for every session: TTL policy, poll interval and list page size of the engine.
-const taskStore = new WasmTaskStore({ defaultTtlMs: 10 * 60_000, maxTtlMs: 60 * 60_000, pollIntervalMs: POLL_MS, pageSize: 4 });
+// One store for every session: TTL policy, poll interval, list page size, and a cap on live tasks
+// per session (by default there is none, as with InMemoryTaskStore).
+const taskStore = new WasmTaskStore({
+  defaultTtlMs: 10 * 60_000,
+  maxTtlMs: 60 * 60_000,
+  pollIntervalMs: POLL_MS,
+  pageSize: 4,
+  limits: { maxTasksPerContext: 200 },
+});
 const taskMessageQueue = new WasmTaskMessageQueue({ taskStore });
 
 const log = (...a) => console.error('[server]', ...a);
@@ -61,7 +69,9 @@ function taskTool(work) {
 }
 
 function buildServer() {
-  const server = new McpServer(
+  // With limits set: a refused task reaches the client as "-32603 Too many live tasks ...", not
+  // as McpServer's "-32602 Invalid task creation result".
+  const server = propagateTaskCreationErrors(new McpServer(
     { name: 'mcp-task-core-sdk-demo', version: '1.0.0' },
     {
       capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
@@ -69,7 +79,7 @@ function buildServer() {
       taskMessageQueue,
       defaultTaskPollInterval: POLL_MS,
     },
-  );
+  ));
   const tasks = server.experimental.tasks;
 
   tasks.registerToolTask(
@@ -211,8 +221,26 @@ httpServer.on('error', (err) => {
   process.exit(1);
 });
 
+/** Server code outside any request: cancels every running task, whatever session it belongs to. */
+async function cancelRunningTasks(reason) {
+  const all = taskStore.allSessions(); // taskStore.getTask(id) / listTasks() would see no session's task
+  let cursor;
+  let n = 0;
+  do {
+    const page = await all.listTasks(cursor);
+    for (const task of page.tasks) {
+      if (task.status !== 'working' && task.status !== 'input_required') continue;
+      await all.updateTaskStatus(task.taskId, 'cancelled', reason).then(() => n++, () => {});
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return n;
+}
+
 async function shutdown(signal) {
   log(`${signal}: shutting down`);
+  const cancelled = await cancelRunningTasks('The server is shutting down').catch(() => 0);
+  if (cancelled > 0) log(`cancelled ${cancelled} running task(s)`);
   for (const { transport, server } of sessions.values()) {
     await transport.close().catch(() => {});
     await server.close().catch(() => {});

@@ -104,7 +104,8 @@ export class Control {
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
 /**
- * An McpServer with the task tools of the scenarios:
+ * An McpServer with the task tools of the scenarios (`onServer(server)`, if given, is called
+ * with it once built):
  *   work      required  gated steps, a status message per step, then completes
  *   quick     required  completes at once
  *   maybe     optional  completes at once
@@ -114,7 +115,7 @@ const text = (t) => ({ content: [{ type: 'text', text: t }] });
  *   rpc_err   required  fails with a JSON-RPC error (McpError -32011 with data)
  *   rpc_opt   optional  same failure, for plain (non-task) calls
  */
-export function buildServer({ taskStore, taskMessageQueue, ctl }) {
+export function buildServer({ taskStore, taskMessageQueue, ctl, onServer }) {
   const server = new McpServer(
     { name: 'sdk-test-server', version: '1.0.0' },
     {
@@ -230,6 +231,8 @@ export function buildServer({ taskStore, taskMessageQueue, ctl }) {
     { description: 'Fails with a JSON-RPC error (optional)', inputSchema: {}, execution: { taskSupport: 'optional' } },
     handlers((id, _a, extra) => rpcFail(id, false, extra)),
   );
+  // A hook for tests, given every McpServer built (e.g. propagateTaskCreationErrors).
+  onServer?.(server);
   return server;
 }
 

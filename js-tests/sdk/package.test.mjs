@@ -125,13 +125,14 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { JSONRPC_ERROR_META_KEY, JsonRpcError, TaskStoreError, WasmTaskMessageQueue, WasmTaskStore, jsonRpcErrorResult } from 'mcp-task-core/sdk';
+import { JSONRPC_ERROR_META_KEY, JsonRpcError, TaskStoreError, WasmTaskMessageQueue, WasmTaskStore, jsonRpcErrorResult, propagateTaskCreationErrors } from 'mcp-task-core/sdk';
+import type { WasmTaskStoreAllSessions } from 'mcp-task-core/sdk';
 
 const store = new WasmTaskStore({ defaultTtlMs: 1000, maxTtlMs: 2000, pollIntervalMs: 50, pageSize: 10, limits: { maxTasksPerContext: 5 }, now: () => Date.now(), timer: false });
 const taskStore: TaskStore = store;
 const taskMessageQueue: TaskMessageQueue = new WasmTaskMessageQueue({ taskStore: store, maxMessagesPerTask: 10 });
 const capabilities = { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
-const server = new McpServer({ name: 's', version: '1' }, { taskStore, taskMessageQueue, capabilities });
+const server: McpServer = propagateTaskCreationErrors(new McpServer({ name: 's', version: '1' }, { taskStore, taskMessageQueue, capabilities }));
 new Server({ name: 's', version: '1' }, { taskStore: new WasmTaskStore(), capabilities });
 new Client({ name: 'c', version: '1' }, { taskStore: new WasmTaskStore(), taskMessageQueue: new WasmTaskMessageQueue() });
 server.experimental.tasks.registerToolTask('t', {}, {
@@ -148,7 +149,13 @@ const e = new JsonRpcError(-32602, 'x', { a: 1 });
 const code: number = e.code;
 const stop: () => void = store.onTaskExpired((id: string, sid: string | undefined) => void [id, sid]);
 const n: number = store.size;
-void [key, code, stop, n, TaskStoreError];
+const all: WasmTaskStoreAllSessions = store.allSessions();
+const seen: Promise<{ taskId: string } | null> = all.getTask('id');
+const page: Promise<{ tasks: { status: string }[]; nextCursor?: string }> = all.listTasks();
+void [key, code, stop, n, TaskStoreError, seen, page, all.updateTaskStatus('id', 'cancelled', 'stop'), all.storeTaskResult('id', 'completed', { content: [] })];
+new WasmTaskStore({ limits: { maxTasksPerContext: null, maxTasksTotal: 100_000, maxResultBytes: null } });
+// @ts-expect-error the view takes no session ID
+all.getTask('id', 'session');
 // @ts-expect-error the options are typed
 new WasmTaskStore({ defaultTtlMs: 'soon' });
 `;
@@ -196,6 +203,7 @@ async function exercise(WasmTaskStore, WasmTaskMessageQueue) {
   const z = await store.createTask({ ttl: 0 }, 2, req, 'A');
   out.zeroGone = (await store.getTask(z.taskId, 'A')) === null;
   out.listed = (await store.listTasks(undefined, 'A')).tasks.map((x) => x.status);
+  out.allSessions = [(await store.allSessions().getTask(t.taskId)).status, (await store.getTask(t.taskId)) === null];
   store.cleanup();
   return out;
 }`;
@@ -207,6 +215,7 @@ const EXPECTED_RUNTIME = {
   replay: { name: 'JsonRpcError', code: -32011, message: 'Quota exceeded', data: { retry: true } },
   zeroGone: true,
   listed: ['failed'],
+  allSessions: ['failed', true],
 };
 
 test('headless Chromium: the browser build, initialised lazily by the store', { timeout: 120_000 }, async () => {

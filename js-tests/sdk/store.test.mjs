@@ -200,12 +200,90 @@ describe('TaskStore contract', () => {
     await create({}, 'B');
   });
 
+  test('drop-in limits: no cap on live tasks, results up to 64 MiB; null / Infinity mean no limit', async () => {
+    const { store, create } = setup();
+    for (let i = 0; i < 1001; i++) await create({ ttl: 60_000 }, 'A');
+    for (let i = 0; i < 1001; i++) await create({ ttl: 60_000 }, undefined);
+    assert.equal(store.size, 2002, 'InMemoryTaskStore has no limit: neither per session nor in total');
+    const big = await create();
+    const payload = 'x'.repeat(5 * 1024 * 1024);
+    await store.storeTaskResult(big.taskId, 'completed', { content: [{ type: 'text', text: payload }] }, 'A');
+    assert.equal((await store.getTaskResult(big.taskId, 'A')).content[0].text.length, payload.length);
+    const over = await create();
+    await rejects(
+      store.storeTaskResult(over.taskId, 'completed', { content: [{ type: 'text', text: 'x'.repeat(64 * 1024 * 1024) }] }, 'A'),
+      -32603,
+      'limit_exceeded',
+    );
+    const unset = setup({ limits: { maxTasksPerContext: undefined } });
+    for (let i = 0; i < 1001; i++) await unset.create({ ttl: 60_000 }, 'A');
+    const unlimited = setup({ limits: { maxTasksPerContext: null, maxTasksTotal: Infinity, maxResultBytes: null } });
+    const u = await unlimited.create();
+    await unlimited.store.storeTaskResult(u.taskId, 'completed', { content: [{ type: 'text', text: 'x'.repeat(64 * 1024 * 1024) }] }, 'A');
+    const total = setup({ limits: { maxTasksTotal: 3 } });
+    await total.create({}, 'A');
+    await total.create({}, 'B');
+    await total.create({}, undefined);
+    await rejects(total.create({}, 'C'), -32603, 'limit_exceeded');
+  });
+
   test('options are checked', () => {
     assert.throws(() => new WasmTaskStore({ defaultTtlMs: -1 }), TypeError);
     assert.throws(() => new WasmTaskStore({ pageSize: 0 }), TypeError);
     assert.throws(() => new WasmTaskStore({ now: 5 }), TypeError);
     assert.throws(() => new WasmTaskStore(null), TypeError);
     assert.throws(() => new WasmTaskMessageQueue({ taskStore: {} }), TypeError);
+    assert.throws(() => new WasmTaskStore({ limits: 5 }), TypeError);
+    assert.throws(() => new WasmTaskStore({ limits: { maxTasksPerContext: -1 } }), TypeError);
+    assert.throws(() => new WasmTaskStore({ limits: { maxResultBytes: 'big' } }), TypeError);
+  });
+
+  test('allSessions(): every session\u2019s tasks, listed session by session; cursors checked', async () => {
+    const { store, create, clock } = setup({ pageSize: 2 });
+    const made = { A: [], B: [], C: [], none: [] };
+    for (const [sid, n] of [['A', 3], ['B', 1], ['C', 2], [undefined, 2]]) {
+      for (let i = 0; i < n; i++) made[sid ?? 'none'].push((await create({ ttl: sid === 'C' ? 1000 : 60_000 }, sid)).taskId);
+    }
+    const all = store.allSessions();
+    const pages = [];
+    let cursor;
+    do {
+      const page = await all.listTasks(cursor);
+      pages.push(page.tasks.map((t) => t.taskId));
+      cursor = page.nextCursor;
+      if (pages.length === 2) clock.advance(1000); // C's tasks expire between pages: skipped
+    } while (cursor);
+    const every = pages.flat();
+    assert.equal(new Set(every).size, every.length, 'no task twice');
+    assert.deepEqual(every.slice().sort(), [...made.A, ...made.B, ...made.none].sort());
+    for (const page of pages) {
+      assert.ok(page.length >= 1 && page.length <= 2, `page of ${page.length}`);
+      const owners = new Set(page.map((id) => Object.keys(made).find((k) => made[k].includes(id))));
+      assert.equal(owners.size, 1, 'a page never mixes sessions');
+    }
+    for (const ids of [made.A, made.none]) {
+      assert.deepEqual(every.filter((id) => ids.includes(id)), ids, 'creation order within a session');
+    }
+    // Each listing's cursors are its own.
+    const scoped = await store.listTasks(undefined, 'A');
+    await rejects(all.listTasks(scoped.nextCursor), -32602, 'invalid_cursor');
+    await rejects(all.listTasks('bogus'), -32602, 'invalid_cursor');
+    await rejects(all.listTasks('all-sessions:["s:A","forged"]'), -32602, 'invalid_cursor');
+    const first = await all.listTasks();
+    await rejects(store.listTasks(first.nextCursor, 'A'), -32602, 'invalid_cursor');
+    await rejects(store.listTasks(first.nextCursor, undefined), -32602, 'invalid_cursor');
+    // getTask / the rest act on any session's task; the store's own methods stay scoped.
+    assert.equal((await all.getTask(made.B[0])).taskId, made.B[0]);
+    assert.equal(await store.getTask(made.B[0], undefined), null);
+    assert.equal(await all.getTask(made.C[0]), null, 'expired');
+    await all.storeTaskResult(made.B[0], 'failed', new McpError(-32011, 'Quota exceeded'));
+    await assert.rejects(store.getTaskResult(made.B[0], 'B'), (err) => err instanceof JsonRpcError && err.code === -32011);
+    assert.equal((await store.getTask(made.B[0], 'B')).status, 'failed');
+    await rejects(all.updateTaskStatus(made.C[0], 'working'), -32602, 'unknown_task');
+    await assert.rejects(all.getTaskResult(made.A[0], 'A'), TypeError);
+    assert.throws(() => {
+      all.getTask = null;
+    }, TypeError, 'the view is frozen');
   });
 
   test('getAllTasks, size, cleanup', async () => {
@@ -348,6 +426,13 @@ describe('TaskMessageQueue contract', () => {
     const loose = new WasmTaskMessageQueue();
     await loose.enqueue('x', msg(5), undefined);
     assert.deepEqual(await loose.dequeue('x', 'A'), msg(5));
+  });
+
+  test('no limit by default (as InMemoryTaskMessageQueue): only the SDK\u2019s maxSize', async () => {
+    const q = new WasmTaskMessageQueue();
+    for (let i = 1; i <= 1001; i++) await q.enqueue('t', msg(i), 'A');
+    assert.equal(q.size('t'), 1001);
+    await rejects(q.enqueue('t', msg(1002), 'A', 1001), -32603, 'limit_exceeded');
   });
 
   test('enqueue throws on overflow (the SDK\u2019s maxSize, or maxMessagesPerTask)', async () => {

@@ -165,6 +165,26 @@ impl Engine {
         self.table.get(task_id).is_some()
     }
 
+    /// The context of a live task, whichever it is (host-side, like
+    /// [`has_task`](Self::has_task): never answer a peer with it). `None` when no
+    /// live task has this ID; `Some(None)` for a task created without a context.
+    /// A host that acts on a task for itself (not for a peer) looks its context up
+    /// here, then calls the context-scoped store methods with it.
+    ///
+    /// ```
+    /// use mcp_task_core::{Engine, RequestKind, TtlRequest};
+    /// let mut engine = Engine::new(Default::default());
+    /// let task = engine.create_task(Some("alice"), RequestKind::ToolsCall, TtlRequest::Ms(100), None).unwrap();
+    /// assert_eq!(engine.task_context(&task.task_id), Some(Some("alice".to_owned())));
+    /// assert_eq!(engine.task_context("nope"), None);
+    /// let mine = engine.create_task(None, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    /// assert_eq!(engine.task_context(&mine.task_id), Some(None));
+    /// ```
+    pub fn task_context(&mut self, task_id: &str) -> Option<Option<String>> {
+        self.tick();
+        self.table.get(task_id).map(|t| t.context().map(str::to_owned))
+    }
+
     /// How many live tasks the engine holds.
     pub fn task_count(&self) -> usize {
         self.table.len()

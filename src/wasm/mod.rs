@@ -395,6 +395,14 @@ impl TaskEngine {
         Ok(self.engine.has_task(&string_arg(&task_id, "taskId")?))
     }
 
+    /// Host-side: the context of a live task (`null` for a task without one), or
+    /// `undefined` when no live task has this ID. Never expose it to a peer.
+    #[wasm_bindgen(js_name = taskContext, unchecked_return_type = "string | null | undefined")]
+    pub fn task_context(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
+        let task_id = string_arg(&task_id, "taskId")?;
+        Ok(self.engine.task_context(&task_id).map_or(JsValue::UNDEFINED, opt_str))
+    }
+
     /// Store API: the task JSON as `context` may see it, or `null`.
     #[wasm_bindgen(js_name = getTask, unchecked_return_type = "string | null")]
     pub fn get_task(
