@@ -1,6 +1,7 @@
 //! # mcp-task-core
 //!
-//! The task runtime of the Model Context Protocol ("tasks", MCP 2025-11-25) as
+//! The task runtime of the Model Context Protocol ("tasks": MCP 2025-11-25 and
+//! the `io.modelcontextprotocol/tasks` extension of MCP 2026-07-28) as
 //! a synchronous, sans-IO state machine: no threads, timers or I/O. The host
 //! feeds it JSON-RPC messages and its own calls, and drains what to send and
 //! do from [`Engine::poll_output`]; time and task IDs come from a [`Clock`]
