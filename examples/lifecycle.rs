@@ -40,6 +40,7 @@ impl Demo {
                     Some(on) => println!("server → client  {}   (on the stream of tasks/result {on})", t.message),
                     None => println!("server → client  {}", t.message),
                 },
+                Output::Persist(p) => println!("   [engine → store] write task {} version {}", p.task_id, p.version),
                 Output::Event(Event::Execute { task_id, .. }) => println!("   [engine → host] execute the request as task {task_id}"),
                 Output::Event(Event::Cancelled { task_id, .. }) => println!("   [engine → host] stop the work of task {task_id}"),
                 Output::Event(Event::Expired { task_id, .. }) => println!("   [engine → host] task {task_id} expired and was deleted"),

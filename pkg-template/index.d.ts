@@ -201,6 +201,12 @@ export interface TaskEngineOptions {
   limits?: LimitOptions;
   /** Tools and their `execution.taskSupport`, as with {@link TaskEngine.registerTool}. Default: none (a tool never declared does not run as a task). */
   tools?: { [toolName: string]: TaskSupport };
+  /**
+   * Run over an external store: every task change comes out as a {@link PersistOutput} ahead of
+   * what depends on it, and replies to peers are queued (as `send` outputs whose `inReplyTo` is
+   * the request's id) instead of returned by `handle`. Omitted: tasks live in memory only.
+   */
+  store?: StoreOptions;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -302,8 +308,35 @@ export interface OutputsDroppedOutput {
   count: number;
 }
 
+/**
+ * Store mode (`options.store`): write this task change to the store with a compare-and-set
+ * before delivering any output after it (Persists always come first). On a version mismatch,
+ * drop the outputs that followed, `restore()` the store's record and retry the operation.
+ */
+export interface PersistOutput {
+  kind: 'persist';
+  taskId: string;
+  /** The version the store must hold now; `null`: the task must not exist yet. */
+  expectedVersion: number | null;
+  /** The version written. */
+  version: number;
+  /** The task's record (JSON text; see {@link TaskEngine.restore}); `null`: delete it. */
+  record: string | null;
+  /** When the store may drop the record by itself (the TTL deadline, epoch ms), or `null`. */
+  expiresAt: number | null;
+}
+
+/** How the engine runs over an external store (`options.store`). */
+export interface StoreOptions {
+  /** Names this process for its lifetime (a boot token). Default: random. Never reuse one. */
+  instanceId?: string;
+  /** How long a running task's lease lasts without a heartbeat. Default 30 000 ms. */
+  leaseMs?: number;
+}
+
 /** One item of {@link TaskEngine.pollOutput}. */
 export type TaskEngineOutput =
+  | PersistOutput
   | SendOutput
   | ExecuteOutput
   | ForwardOutput
@@ -404,6 +437,27 @@ export declare class TaskEngine {
 
   /** The `subscriptions/listen` stream with this raw JSON id closed. Returns how many task follows ended. */
   unlistenTasks(subscriptionId: string, context?: string | null): number;
+
+  /**
+   * Store mode: puts a task record read from the store in place of the local copy (on start,
+   * before acting on a task another instance may have changed, after a failed compare-and-set).
+   * A running task whose lease ran out is failed (a `persist` follows); work running here on a
+   * task another instance ended gets a `cancelled` output.
+   * @throws {TaskEngineError} `invalid_argument` for a record this engine did not write
+   */
+  restore(record: string): void;
+
+  /** Restores every record of a {@link snapshot}; returns how many. */
+  restoreSnapshot(snapshot: string): number;
+
+  /** Every live task's record, as a JSON array text. */
+  snapshot(): string;
+
+  /** The record of a live task (as a `persist` output would write it now), or `null`. */
+  exportTask(taskId: string): string | null;
+
+  /** Store mode: drops the local copy of a task the store no longer holds. Returns whether there was one. */
+  forgetTask(taskId: string): boolean;
 
   /** `capabilities.extensions` for a `server/discover` result: `{"io.modelcontextprotocol/tasks":{}}` as JSON text. */
   static extensionCapabilityJson(): string;

@@ -120,6 +120,34 @@ pub struct Config {
     /// Key for list cursors; random when `None`. Set it to keep cursors valid
     /// across engine instances that share state.
     pub cursor_key: Option<[u8; 16]>,
+    /// Run over an external store (see [`StoreMode`]); `None` keeps tasks in memory only.
+    pub store: Option<StoreMode>,
+}
+
+/// How an engine runs over an external store (Redis, Durable Object storage,
+/// a database): every task change it decides comes out as an
+/// [`Output::Persist`](crate::Output::Persist) the host makes durable before it
+/// delivers what follows, and replies to peers are queued behind them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreMode {
+    /// Names this engine's process for as long as it lives (a boot token):
+    /// unique per start, never reused, so a restarted process does not mistake
+    /// the dead one's work for its own.
+    pub instance_id: String,
+    /// How long a running task's lease lasts without a heartbeat. The engine
+    /// renews the leases of the work it runs well before that (at most every
+    /// `poll_interval_ms`); a task whose lease ran out is `failed`.
+    pub lease_ms: u64,
+}
+
+impl StoreMode {
+    /// A store mode with a random instance id and a 30 s lease.
+    pub fn with_random_instance() -> StoreMode {
+        let mut bytes = [0u8; 8];
+        let _ = getrandom::fill(&mut bytes);
+        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        StoreMode { instance_id: id, lease_ms: 30_000 }
+    }
 }
 
 impl Default for Config {
@@ -135,6 +163,7 @@ impl Default for Config {
             limits: Limits::default(),
             audit: false,
             cursor_key: None,
+            store: None,
         }
     }
 }

@@ -35,12 +35,12 @@ mod time;
 mod wasm;
 
 pub use crate::audit::{AuditAction, AuditEvent};
-pub use crate::config::{Capabilities, Config, Limits, TtlPolicy};
+pub use crate::config::{Capabilities, Config, Limits, StoreMode, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 pub use crate::engine::{Engine, Inbound, RateLimit, TaskPage, TaskSupport};
 pub use crate::error::HostError;
 pub use crate::ids::{IdSource, SequentialIds, UuidV4Ids};
-pub use crate::output::{Event, Output, Transmit};
+pub use crate::output::{Event, Output, Persist, Transmit};
 pub use crate::protocol::legacy::TtlRequest;
 pub use crate::protocol::Dialect;
 pub use crate::requestor::{should_augment, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};

@@ -8,8 +8,27 @@ use crate::core::RequestKind;
 pub enum Output {
     /// A JSON-RPC message for the peer.
     Send(Transmit),
+    /// With [`Config::store`](crate::Config::store): make this task change
+    /// durable before delivering any output after it. Persists always come
+    /// first in the queue.
+    Persist(Persist),
     /// Something the host must act on.
     Event(Event),
+}
+
+/// One task change for the external store: a compare-and-set on the task's version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Persist {
+    pub task_id: String,
+    /// The version the store must hold now; `None`: the task must not exist yet.
+    pub expected_version: Option<u64>,
+    /// The version written.
+    pub version: u64,
+    /// The task's record (JSON text, see [`Engine::restore`](crate::Engine::restore));
+    /// `None`: delete it (its TTL passed).
+    pub record: Option<String>,
+    /// When the store may drop the record by itself (the task's TTL deadline, epoch ms).
+    pub expires_at: Option<u64>,
 }
 
 /// A JSON-RPC message to deliver to the peer.

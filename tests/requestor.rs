@@ -55,6 +55,7 @@ impl Pair {
             while let Some(out) = self.receiver.poll_output() {
                 moved = true;
                 match out {
+                    Output::Persist(_) => {}
                     Output::Send(t) => {
                         if !self.notifications && t.message.contains("notifications/tasks/status") {
                             continue;

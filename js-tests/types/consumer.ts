@@ -143,6 +143,12 @@ export async function main(): Promise<void> {
         void [action, from, who, out.to, out.taskId, out.detail];
         break;
       }
+      case 'persist': {
+        const expected: number | null = out.expectedVersion;
+        const record: string | null = out.record;
+        void [expected, record, out.version, out.expiresAt, out.taskId];
+        break;
+      }
       case 'outputsDropped': {
         const count: number = out.count;
         void count;

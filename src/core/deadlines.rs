@@ -16,6 +16,10 @@ impl Deadlines {
         self.index.insert((due_ms, seq), id);
     }
 
+    pub fn remove(&mut self, due_ms: u64, seq: u64) {
+        self.index.remove(&(due_ms, seq));
+    }
+
     /// The earliest deadline, if any.
     pub fn next(&self) -> Option<u64> {
         self.index.first_key_value().map(|(&(due, _), _)| due)

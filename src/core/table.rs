@@ -35,6 +35,17 @@ pub(crate) struct TaskRecord {
     /// Side-channel requests this task has sent: numbers each one, so no id
     /// is ever used twice with the requestor.
     pub requests_sent: u32,
+    /// Bumped by every change written to an external store (compare-and-set).
+    pub version: u64,
+    /// Who runs the task and until when, in store mode.
+    pub lease: Option<Lease>,
+}
+
+/// The right to run a task, renewed by its instance's heartbeat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Lease {
+    pub owner: Box<str>,
+    pub until: u64,
 }
 
 impl TaskRecord {
@@ -66,7 +77,7 @@ impl TaskRecord {
         self.context.as_deref()
     }
 
-    fn deadline(&self) -> Option<u64> {
+    pub(crate) fn deadline(&self) -> Option<u64> {
         self.ttl.map(|ttl| self.created_at.saturating_add(ttl))
     }
 }
@@ -120,6 +131,7 @@ pub(crate) struct Expired {
     pub id: Arc<str>,
     pub context: ContextKey,
     pub was_terminal: bool,
+    pub version: u64,
 }
 
 #[derive(Debug, Default)]
@@ -179,6 +191,8 @@ impl TaskTable {
             progress_token: new.progress_token.map(String::into_boxed_str),
             requests_sent: 0,
             dialect: new.dialect,
+            version: 0,
+            lease: None,
         };
         if let Some(due) = record.deadline() {
             self.deadlines.insert(due, seq, id.clone());
@@ -217,6 +231,55 @@ impl TaskTable {
         self.tasks.get(id)
     }
 
+    pub fn get_mut(&mut self, id: &str) -> Option<&mut TaskRecord> {
+        self.tasks.get_mut(id)
+    }
+
+    /// All live tasks, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = &TaskRecord> {
+        self.tasks.values()
+    }
+
+    /// Puts a task read back from a store in place of the local copy (or adds
+    /// it), keeping its place in the context's list.
+    pub fn put_restored(&mut self, mut record: TaskRecord) {
+        let id = record.id.clone();
+        match self.tasks.remove(&id) {
+            Some(old) => {
+                if let Some(due) = old.deadline() {
+                    self.deadlines.remove(due, old.seq);
+                }
+                record.seq = old.seq;
+                if old.context != record.context {
+                    if let Some(index) = self.by_context.get_mut(&old.context) {
+                        index.remove(&old.seq);
+                    }
+                    self.by_context.entry(record.context.clone()).or_default().insert(record.seq, id.clone());
+                }
+            }
+            None => {
+                self.next_seq += 1;
+                record.seq = self.next_seq;
+                self.by_context.entry(record.context.clone()).or_default().insert(record.seq, id.clone());
+            }
+        }
+        if let Some(due) = record.deadline() {
+            self.deadlines.insert(due, record.seq, id.clone());
+        }
+        self.expired.remove(&id);
+        self.tasks.insert(id, record);
+    }
+
+    /// Drops the local copy of a task (the store no longer has it).
+    pub fn forget(&mut self, id: &str) -> Option<TaskRecord> {
+        let t = self.tasks.get(id)?;
+        if let Some(due) = t.deadline() {
+            let seq = t.seq;
+            self.deadlines.remove(due, seq);
+        }
+        self.unlink(id)
+    }
+
     /// Moves a task to a non-terminal status, or to a terminal one with an outcome.
     pub fn move_to(
         &mut self,
@@ -234,6 +297,10 @@ impl TaskTable {
             return Err(MoveRefusal::Illegal { from: t.status, to });
         }
         t.status = to;
+        if to.is_terminal() {
+            // Nothing runs any more: no heartbeat to keep.
+            t.lease = None;
+        }
         if let Some(message) = message {
             t.status_message = message.map(String::into_boxed_str);
         }
@@ -291,7 +358,7 @@ impl TaskTable {
             // The deadline entry is already gone: unlink the rest only.
             let Some(t) = self.unlink(&id) else { continue };
             self.remember_expired(t.id.clone(), t.context.clone());
-            return Some(Expired { id: t.id, context: t.context, was_terminal: t.status.is_terminal() });
+            return Some(Expired { id: t.id, context: t.context, was_terminal: t.status.is_terminal(), version: t.version });
         }
     }
 

@@ -111,6 +111,31 @@ impl Channels {
         }
     }
 
+    /// Sets a task's unanswered requests from its stored record. With
+    /// `side_channel` (a 2025-11-25 task) they are queued again for the next
+    /// `tasks/result`, since no one knows which ones the lost stream carried.
+    pub fn replace_pending(&mut self, task_id: &str, pending: Vec<PendingRequest>, side_channel: bool) {
+        let old = self.by_task.remove(task_id);
+        if let Some(old) = &old {
+            for p in &old.pending {
+                self.owner.remove(&p.id);
+            }
+        }
+        let mut channel = Channel { waiters: old.map(|c| c.waiters).unwrap_or_default(), ..Channel::default() };
+        for p in pending {
+            self.owner.insert(p.id.clone(), task_id.to_owned());
+            if side_channel {
+                // {"method":…,"params":…} -> {"jsonrpc":"2.0","id":…,"method":…,"params":…}
+                let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},{}", p.id, p.request.get(1..).unwrap_or("}"));
+                channel.queued.push_back((p.id.clone(), message));
+            }
+            channel.pending.push(p);
+        }
+        if !channel.is_idle() {
+            self.by_task.insert(task_id.to_owned(), channel);
+        }
+    }
+
     /// The unanswered requests of a task, oldest first.
     pub fn pending(&self, task_id: &str) -> &[PendingRequest] {
         self.by_task.get(task_id).map_or(&[], |c| c.pending.as_slice())

@@ -138,6 +138,11 @@ impl Engine {
     /// Notifies, answers every waiting `tasks/result` and drops side-channel state.
     pub(super) fn after_terminal(&mut self, task_id: &str) {
         self.notify_status(task_id);
+        self.answer_waiters(task_id);
+    }
+
+    /// Answers every waiting `tasks/result` of a finished task and drops its side-channel state.
+    pub(super) fn answer_waiters(&mut self, task_id: &str) {
         let waiters = self.channels.close(task_id);
         if let Some(t) = self.table.get(task_id) {
             let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, payload_response(t, &w.id), w.id)).collect();
@@ -170,6 +175,7 @@ impl Engine {
     pub fn set_status_message(&mut self, task_id: &str, message: Option<&str>) -> Result<crate::Task, HostError> {
         let now = self.tick();
         self.table.set_message(task_id, message.map(str::to_owned), now).map_err(|r| refusal(task_id, r))?;
+        self.changed(task_id);
         self.notify_status(task_id);
         self.live(task_id).map(TaskRecord::snapshot)
     }
@@ -235,6 +241,7 @@ impl Engine {
             .then(|| format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params));
         let pending = PendingRequest { id: request_id.clone(), request: extension::input_request(method, &params) };
         let delivery = self.channels.add_request(task_id, pending, message.clone());
+        self.changed(task_id);
         if status == TaskStatus::Working {
             self.move_task(task_id, TaskStatus::InputRequired, None, None, now).map_err(|r| refusal(task_id, r))?;
             self.notify_status(task_id);

@@ -2,6 +2,7 @@
 //! calls from the host, with one output queue and one next deadline.
 
 mod channel;
+mod durable;
 mod extension_requests;
 mod host;
 mod peer;
@@ -125,6 +126,12 @@ pub struct Engine {
     last_now: u64,
     /// Outputs dropped because the queue was full, not yet reported.
     dropped_outputs: u64,
+    /// Store mode: tasks changed since the last drain, with the version the store holds.
+    journal: Vec<(String, Option<u64>)>,
+    /// Store mode: deletions waiting to go out.
+    persists: Vec<crate::output::Persist>,
+    /// Store mode: lease renewals (ours) and expiry checks (others'), by due time.
+    lease_checks: std::collections::BTreeSet<(u64, String)>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -165,6 +172,9 @@ impl Engine {
             rate: rate::RateLimiter::default(),
             last_now: 0,
             dropped_outputs: 0,
+            journal: Vec::new(),
+            persists: Vec::new(),
+            lease_checks: Default::default(),
         }
     }
 
@@ -204,8 +214,10 @@ impl Engine {
     /// beside the body: the context, the dialect, the `Mcp-Name` header.
     ///
     /// A reply that creates a task (a `CreateTaskResult`) is returned only once
-    /// the task is in the table, so a `tasks/get` for it resolves: the point
-    /// where a durable store must have recorded it.
+    /// the task is in the table, so a `tasks/get` for it resolves. With
+    /// [`Config::store`] that is not enough: the reply to a request is then
+    /// queued (a `Send` whose `in_reply_to` is the request's id) behind the
+    /// [`Persist`](crate::Output::Persist) of what it changed, and this returns `None`.
     ///
     /// ```
     /// use mcp_task_core::{Config, Dialect, Engine, Inbound, TaskSupport};
@@ -255,12 +267,22 @@ impl Engine {
                 self.audit(AuditAction::LimitHit, None, context, Some(format!("undrained outputs (limit {limit})")));
                 Some(jsonrpc::error_response(Some(id), &error))
             }
-            Incoming::Request { id, method, params } => match self.on_request(id, &method, params, message, inbound, now) {
-                peer::Reply::Result(result) => Some(jsonrpc::result_response(id, &result)),
-                peer::Reply::Error(error) => Some(jsonrpc::error_response(Some(id), &error)),
-                peer::Reply::Response(response) => Some(response),
-                peer::Reply::Later => None,
-            },
+            Incoming::Request { id, method, params } => {
+                let reply = match self.on_request(id, &method, params, message, inbound, now) {
+                    peer::Reply::Result(result) => Some(jsonrpc::result_response(id, &result)),
+                    peer::Reply::Error(error) => Some(jsonrpc::error_response(Some(id), &error)),
+                    peer::Reply::Response(response) => Some(response),
+                    peer::Reply::Later => None,
+                };
+                match reply {
+                    // Store mode: the reply waits behind the Persists of what it changed.
+                    Some(reply) if self.config.store.is_some() => {
+                        self.send(context.map(str::to_owned), Some(id.to_owned()), reply);
+                        None
+                    }
+                    reply => reply,
+                }
+            }
             Incoming::Notification { method, params } => {
                 if method == "notifications/cancelled" {
                     self.on_request_cancelled(params, context);
@@ -280,6 +302,9 @@ impl Engine {
     /// The next thing for the host to do, or `None` when there is nothing now.
     /// Drain it after every call into the engine.
     pub fn poll_output(&mut self) -> Option<Output> {
+        if !self.journal.is_empty() || !self.persists.is_empty() {
+            self.flush_journal();
+        }
         if self.dropped_outputs > 0 {
             let count = std::mem::take(&mut self.dropped_outputs);
             return Some(Output::Event(Event::OutputsDropped { count }));
@@ -303,13 +328,16 @@ impl Engine {
 
     /// The number of outputs waiting to be drained.
     pub fn pending_outputs(&self) -> usize {
-        self.outputs.len() + usize::from(self.dropped_outputs > 0)
+        self.outputs.len() + usize::from(self.dropped_outputs > 0) + self.journal.len() + self.persists.len()
     }
 
     /// When the engine next needs [`handle_timeout`](Self::handle_timeout)
     /// (epoch milliseconds), or `None` when no task has a deadline.
     pub fn next_deadline(&self) -> Option<u64> {
-        self.table.next_deadline()
+        match (self.table.next_deadline(), self.next_lease_check()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Deletes tasks whose TTL has passed. Harmless when called early or twice;
@@ -329,9 +357,13 @@ impl Engine {
                 self.send(waiter.context.clone(), Some(waiter.id.clone()), jsonrpc::error_response(Some(&waiter.id), &error));
             }
             self.subscriptions.forget_task(&expired.id);
+            self.deleted(&expired.id, expired.version);
             let context = expired.context.as_deref().map(str::to_owned);
             self.audit(AuditAction::Expired, Some(&expired.id), expired.context.as_deref(), None);
             self.event(Event::Expired { task_id: expired.id.to_string(), context, was_terminal: expired.was_terminal });
+        }
+        if !self.lease_checks.is_empty() {
+            self.run_lease_checks(now);
         }
         now
     }
@@ -355,6 +387,7 @@ impl Engine {
         let from = self.table.get(task_id).map_or(to, |t| t.status);
         let t = self.table.move_to(task_id, to, message, outcome, now)?;
         let context = t.context().map(str::to_owned);
+        self.changed(task_id);
         if self.config.audit {
             let action = if to == TaskStatus::Cancelled { AuditAction::Cancelled { from } } else { AuditAction::Transitioned { from, to } };
             self.audit(action, Some(task_id), context.as_deref(), None);

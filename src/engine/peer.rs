@@ -317,6 +317,8 @@ impl Engine {
         let new = NewTask { id, context: context.map(str::to_owned), kind, ttl: granted, poll_interval, progress_token, dialect };
         let t = self.table.create(new, now, per_context, total)?;
         let id = t.id.to_string();
+        self.take_lease(&id, now);
+        self.changed(&id);
         self.audit(crate::AuditAction::Created, Some(&id), context, Some(kind.method().unwrap_or("other").to_owned()));
         Ok(id)
     }
@@ -344,6 +346,7 @@ impl Engine {
     /// resumes the task once nothing is left unanswered.
     pub(super) fn answer_input(&mut self, id: &str, response: String, context: Option<&str>, now: u64) -> bool {
         let Some((task_id, remaining)) = self.channels.answer(id) else { return false };
+        self.changed(&task_id);
         self.event(Event::InputResponse {
             task_id: task_id.clone(),
             context: context.map(str::to_owned),

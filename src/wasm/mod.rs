@@ -175,6 +175,38 @@ impl TaskEngine {
         Ok(self.engine.unlisten_tasks(&id, context.as_deref()))
     }
 
+    /// Store mode: puts a task record read from the store in place of the local copy.
+    pub fn restore(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] record: JsValue) -> Result<(), JsValue> {
+        let record = string_arg(&record, "record")?;
+        self.engine.restore(&record).map_err(host_error)
+    }
+
+    /// Store mode: restores every record of a snapshot (a JSON array); returns how many.
+    #[wasm_bindgen(js_name = restoreSnapshot)]
+    pub fn restore_snapshot(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] snapshot: JsValue) -> Result<usize, JsValue> {
+        let snapshot = string_arg(&snapshot, "snapshot")?;
+        self.engine.restore_snapshot(&snapshot).map_err(host_error)
+    }
+
+    /// Every live task's record, as a JSON array.
+    pub fn snapshot(&mut self) -> String {
+        self.engine.snapshot()
+    }
+
+    /// The record of a live task, or `null`.
+    #[wasm_bindgen(js_name = exportTask, unchecked_return_type = "string | null")]
+    pub fn export_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
+        let task_id = string_arg(&task_id, "taskId")?;
+        Ok(opt_str(self.engine.export_task(&task_id)))
+    }
+
+    /// Store mode: drops the local copy of a task the store no longer holds.
+    #[wasm_bindgen(js_name = forgetTask)]
+    pub fn forget_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
+        let task_id = string_arg(&task_id, "taskId")?;
+        Ok(self.engine.forget_task(&task_id))
+    }
+
     /// The value for `capabilities.extensions` of a `server/discover` result, as JSON text.
     #[wasm_bindgen(js_name = extensionCapabilityJson)]
     pub fn extension_capability_json() -> String {
@@ -187,6 +219,16 @@ impl TaskEngine {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
         match out {
             Output::Send(t) => outputs::send_output(t.context, t.in_reply_to, t.message),
+            Output::Persist(p) => {
+                let obj = Object::new();
+                set(&obj, "kind", "persist");
+                set(&obj, "taskId", p.task_id);
+                set(&obj, "expectedVersion", p.expected_version.map_or(JsValue::NULL, |v| JsValue::from(v as f64)));
+                set(&obj, "version", p.version as f64);
+                set(&obj, "record", opt_str(p.record));
+                set(&obj, "expiresAt", p.expires_at.map_or(JsValue::NULL, |v| JsValue::from(v as f64)));
+                obj.into()
+            }
             Output::Event(Event::Execute { task_id, context, kind, request }) => {
                 outputs::execute_output(task_id, context, kind.method().unwrap_or("other"), request)
             }

@@ -174,6 +174,16 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
             }
         }
     }
+    if let Some(Some(store)) = root.object("store")? {
+        let r = Reader { obj: &store, path: "store." };
+        let mut mode = crate::StoreMode::with_random_instance();
+        set(&mut mode.instance_id, r.string("instanceId")?);
+        set(&mut mode.lease_ms, r.int("leaseMs")?);
+        if mode.instance_id.is_empty() || mode.lease_ms == 0 {
+            return Err("options.store.instanceId must not be empty and options.store.leaseMs must be positive".to_owned());
+        }
+        parsed.config.store = Some(mode);
+    }
     if let Some(Some(tools)) = root.object("tools")? {
         let r = Reader { obj: &tools, path: "tools" };
         let object: &Object = tools.unchecked_ref();

@@ -1,0 +1,360 @@
+//! The engine over an external store (Redis, Durable Object storage, ...):
+//! every task change becomes a versioned record the host writes with a
+//! compare-and-set before it delivers what follows; records read back are
+//! restored; running work holds a lease its instance renews, and a task whose
+//! lease runs out is failed. The rules stay here: adapters only move records.
+
+use super::channel::PendingRequest;
+use super::Engine;
+use crate::core::table::{Lease, TaskRecord};
+use crate::core::{Outcome, RequestKind, TaskStatus};
+use crate::error::HostError;
+use crate::output::{Event, Output, Persist};
+use crate::protocol::jsonrpc::json_string;
+use crate::protocol::Dialect;
+use crate::time::format_timestamp;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use std::sync::Arc;
+
+/// The record of one task as the store keeps it (JSON). Results, errors,
+/// requests and tokens stay raw JSON, byte for byte.
+#[derive(Serialize, Deserialize)]
+struct Stored<'a> {
+    #[serde(rename = "v")]
+    version: u64,
+    id: &'a str,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    context: Option<&'a str>,
+    kind: &'a str,
+    dialect: &'a str,
+    status: &'a str,
+    #[serde(rename = "statusMessage", default, skip_serializing_if = "Option::is_none")]
+    status_message: Option<String>,
+    #[serde(rename = "createdAt")]
+    created_at: u64,
+    #[serde(rename = "updatedAt")]
+    updated_at: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ttl: Option<u64>,
+    #[serde(rename = "pollInterval", default, skip_serializing_if = "Option::is_none")]
+    poll_interval: Option<u64>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    result: Option<&'a RawValue>,
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    error: Option<&'a RawValue>,
+    #[serde(rename = "progressToken", default, borrow, skip_serializing_if = "Option::is_none")]
+    progress_token: Option<&'a RawValue>,
+    #[serde(rename = "requestsSent", default)]
+    requests_sent: u32,
+    #[serde(default, borrow, skip_serializing_if = "Vec::is_empty")]
+    inputs: Vec<StoredInput<'a>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    lease: Option<StoredLease>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredInput<'a> {
+    /// Raw JSON id of the request.
+    id: String,
+    #[serde(borrow)]
+    request: &'a RawValue,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredLease {
+    owner: String,
+    until: u64,
+}
+
+fn dialect_name(d: Dialect) -> &'static str {
+    d.protocol_version()
+}
+
+/// A record made from a task and its unanswered requests.
+fn raw(s: &str) -> Option<&RawValue> {
+    serde_json::from_str::<&RawValue>(s).ok()
+}
+
+pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest]) -> String {
+    let (result, error) = match &t.outcome {
+        Some(Outcome::Result(r)) => (raw(r), None),
+        Some(Outcome::Error(e)) => (None, raw(e)),
+        None => (None, None),
+    };
+    let inputs = inputs.iter().filter_map(|p| Some(StoredInput { id: p.id.clone(), request: raw(&p.request)? })).collect();
+    let stored = Stored {
+        version: t.version,
+        id: &t.id,
+        context: t.context(),
+        kind: t.kind.method().unwrap_or("other"),
+        dialect: dialect_name(t.dialect),
+        status: t.status.as_str(),
+        status_message: t.status_message.as_deref().map(str::to_owned),
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+        ttl: t.ttl,
+        poll_interval: t.poll_interval,
+        result,
+        error,
+        progress_token: t.progress_token.as_deref().and_then(raw),
+        requests_sent: t.requests_sent,
+        inputs,
+        lease: t.lease.as_ref().map(|l| StoredLease { owner: l.owner.to_string(), until: l.until }),
+    };
+    serde_json::to_string(&stored).unwrap_or_default()
+}
+
+fn bad_record(why: impl std::fmt::Display) -> HostError {
+    HostError::invalid(format!("Not a task record written by this engine: {why}"))
+}
+
+impl Engine {
+    /// Notes that a task changed (store mode): its next version goes out as a
+    /// [`Persist`] ahead of every other output.
+    pub(super) fn changed(&mut self, task_id: &str) {
+        if self.config.store.is_none() {
+            return;
+        }
+        if self.journal.iter().any(|(id, _)| id == task_id) {
+            return;
+        }
+        let Some(t) = self.table.get_mut(task_id) else { return };
+        let expected = (t.version > 0).then_some(t.version);
+        t.version += 1;
+        self.journal.push((task_id.to_owned(), expected));
+    }
+
+    /// A task left the table (its TTL passed): the store deletes it.
+    pub(super) fn deleted(&mut self, task_id: &str, version: u64) {
+        if self.config.store.is_none() {
+            return;
+        }
+        self.journal.retain(|(id, _)| id != task_id);
+        let expected = (version > 0).then_some(version);
+        self.persists.push(Persist {
+            task_id: task_id.to_owned(),
+            expected_version: expected,
+            version: version + 1,
+            record: None,
+            expires_at: None,
+        });
+    }
+
+    /// Turns the journal into [`Output::Persist`]s at the front of the queue.
+    pub(super) fn flush_journal(&mut self) {
+        let journal = std::mem::take(&mut self.journal);
+        let mut persists = std::mem::take(&mut self.persists);
+        for (task_id, expected) in journal {
+            let Some(t) = self.table.get(&task_id) else { continue };
+            let record = record_json(t, self.channels.pending(&task_id));
+            persists.push(Persist {
+                task_id,
+                expected_version: expected,
+                version: t.version,
+                record: Some(record),
+                expires_at: t.deadline(),
+            });
+        }
+        for p in persists.into_iter().rev() {
+            self.outputs.push_front(Output::Persist(p));
+        }
+    }
+
+    /// The record of a live task, as [`Output::Persist`] would write it now.
+    pub fn export_task(&mut self, task_id: &str) -> Option<String> {
+        let t = self.table.get(task_id)?;
+        Some(record_json(t, self.channels.pending(task_id)))
+    }
+
+    /// Every live task's record, as a JSON array: a compact snapshot for
+    /// stores that keep one blob (see [`restore_snapshot`](Self::restore_snapshot)).
+    pub fn snapshot(&mut self) -> String {
+        let mut records: Vec<(&TaskRecord, String)> =
+            self.table.iter().map(|t| (t, record_json(t, self.channels.pending(&t.id)))).collect();
+        records.sort_by_key(|(t, _)| t.seq);
+        let mut out = String::from("[");
+        for (i, (_, r)) in records.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(r);
+        }
+        out.push(']');
+        out
+    }
+
+    /// Restores every record of a [`snapshot`](Self::snapshot). Returns how many.
+    pub fn restore_snapshot(&mut self, snapshot: &str) -> Result<usize, HostError> {
+        let records: Vec<&RawValue> = serde_json::from_str(snapshot).map_err(bad_record)?;
+        for r in &records {
+            self.restore(r.get())?;
+        }
+        Ok(records.len())
+    }
+
+    /// Puts a task read from the store in place of the local copy: on start,
+    /// before acting on a task another instance may have changed, and after a
+    /// failed compare-and-set (then retry the operation). The engine judges
+    /// what it reads: a running task whose lease ran out is failed (a
+    /// [`Persist`] follows), and work running here on a task that another
+    /// instance ended is told to stop ([`Event::Cancelled`]).
+    ///
+    /// ```
+    /// use mcp_task_core::{Config, Engine, ManualClock, Output, RequestKind, SequentialIds, StoreMode, TtlRequest};
+    /// let clock = ManualClock::new(1_000);
+    /// let config = |id: &str| Config { store: Some(StoreMode { instance_id: id.into(), lease_ms: 5_000 }), ..Config::default() };
+    /// let mut a = Engine::with_sources(config("a"), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
+    /// a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    /// let Some(Output::Persist(p)) = a.poll_output() else { panic!() };
+    /// // Instance a dies. Another instance reads the record after the lease ran out:
+    /// let mut b = Engine::with_sources(config("b"), Box::new(clock.clone()), Box::new(SequentialIds::new("u")));
+    /// clock.advance(6_000);
+    /// b.restore(p.record.as_deref().unwrap()).unwrap();
+    /// assert_eq!(b.get_task("t1", Some("s")).unwrap().status, mcp_task_core::TaskStatus::Failed);
+    /// ```
+    pub fn restore(&mut self, record: &str) -> Result<(), HostError> {
+        let now = self.tick();
+        let s: Stored<'_> = serde_json::from_str(record).map_err(bad_record)?;
+        let status = TaskStatus::parse(s.status).ok_or_else(|| bad_record(format!("status {}", s.status)))?;
+        let dialect = match s.dialect {
+            "2026-07-28" => Dialect::Extension,
+            _ => Dialect::Legacy,
+        };
+        let outcome = match (s.result, s.error) {
+            (Some(r), _) => Some(Outcome::Result(r.get().to_owned())),
+            (None, Some(e)) => Some(Outcome::Error(e.get().to_owned())),
+            (None, None) => None,
+        };
+        let id: Arc<str> = Arc::from(s.id);
+        let before = self.table.get(&id).map(|t| (t.status, t.version, t.lease.as_ref().is_some_and(|l| self.owns(l))));
+        if let Some((_, version, _)) = before {
+            if version > s.version {
+                // The local copy is newer (a change not yet confirmed): keep it.
+                return Ok(());
+            }
+        }
+        self.journal.retain(|(j, _)| j != s.id);
+        let record = TaskRecord {
+            id: id.clone(),
+            seq: 0,
+            context: s.context.map(Arc::from),
+            kind: RequestKind::from_method(s.kind),
+            status,
+            status_message: s.status_message.map(String::into_boxed_str),
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+            ttl: s.ttl,
+            poll_interval: s.poll_interval,
+            outcome,
+            progress_token: s.progress_token.map(|t| t.get().into()),
+            requests_sent: s.requests_sent,
+            dialect,
+            version: s.version,
+            lease: s.lease.map(|l| Lease { owner: l.owner.into_boxed_str(), until: l.until }),
+        };
+        let lease = record.lease.clone();
+        self.table.put_restored(record);
+        let inputs = s.inputs.into_iter().map(|i| PendingRequest { id: i.id, request: i.request.get().to_owned() }).collect();
+        self.channels.replace_pending(&id, inputs, dialect == Dialect::Legacy);
+        if let Some(lease) = lease.filter(|_| !status.is_terminal()) {
+            self.watch_lease(&id, &lease);
+        }
+        // The instance that made a change told the peers about it; here only
+        // what waits on this instance is settled.
+        if let Some((old, _, owned)) = before {
+            if !old.is_terminal() && status.is_terminal() {
+                self.answer_waiters(&id);
+                if owned {
+                    // Work running here on a task another instance ended: stop it.
+                    let context = self.table.get(&id).and_then(|t| t.context().map(str::to_owned));
+                    self.event(Event::Cancelled { task_id: id.to_string(), context });
+                }
+            }
+        }
+        self.check_lease(&id, now);
+        Ok(())
+    }
+
+    /// Forgets the local copy of a task the store no longer holds (a
+    /// compare-and-set found it gone, or its TTL passed there).
+    pub fn forget_task(&mut self, task_id: &str) -> bool {
+        self.journal.retain(|(j, _)| j != task_id);
+        self.channels.close(task_id);
+        self.table.forget(task_id).is_some()
+    }
+
+    fn owns(&self, lease: &Lease) -> bool {
+        self.config.store.as_ref().is_some_and(|s| *lease.owner == *s.instance_id)
+    }
+
+    /// Gives a task created here a lease (store mode), so a dead instance's work is noticed.
+    pub(super) fn take_lease(&mut self, task_id: &str, now: u64) {
+        let Some(store) = self.config.store.as_ref() else { return };
+        let lease = Lease { owner: store.instance_id.as_str().into(), until: now.saturating_add(store.lease_ms) };
+        if let Some(t) = self.table.get_mut(task_id) {
+            t.lease = Some(lease.clone());
+        }
+        self.watch_lease(task_id, &lease);
+    }
+
+    /// When to look at a lease next: ours, to renew it; another's, to see whether it ran out.
+    fn watch_lease(&mut self, task_id: &str, lease: &Lease) {
+        let Some(store) = self.config.store.as_ref() else { return };
+        let at = if self.owns(lease) {
+            let period = (store.lease_ms / 3).min(self.config.poll_interval_ms.unwrap_or(u64::MAX)).max(1);
+            lease.until.saturating_sub(store.lease_ms).saturating_add(period)
+        } else {
+            lease.until
+        };
+        self.lease_checks.insert((at, task_id.to_owned()));
+    }
+
+    /// The next lease renewal or check, if any.
+    pub(super) fn next_lease_check(&self) -> Option<u64> {
+        self.lease_checks.first().map(|(at, _)| *at)
+    }
+
+    /// Renews our leases that are due and fails tasks whose lease ran out.
+    pub(super) fn run_lease_checks(&mut self, now: u64) {
+        while let Some((at, task_id)) = self.lease_checks.first().cloned() {
+            if at > now {
+                break;
+            }
+            self.lease_checks.remove(&(at, task_id.clone()));
+            let Some(t) = self.table.get(&task_id) else { continue };
+            let Some(lease) = t.lease.clone().filter(|_| !t.status.is_terminal()) else { continue };
+            if self.owns(&lease) {
+                let lease_ms = self.config.store.as_ref().map_or(0, |s| s.lease_ms);
+                let renewed = Lease { owner: lease.owner, until: now.saturating_add(lease_ms) };
+                if let Some(t) = self.table.get_mut(&task_id) {
+                    t.lease = Some(renewed.clone());
+                }
+                self.changed(&task_id);
+                self.watch_lease(&task_id, &renewed);
+            } else {
+                self.check_lease(&task_id, now);
+            }
+        }
+    }
+
+    /// Fails a running task whose worker's lease ran out.
+    fn check_lease(&mut self, task_id: &str, now: u64) {
+        let Some(t) = self.table.get(task_id) else { return };
+        let Some(lease) = t.lease.as_ref() else { return };
+        if t.status.is_terminal() || self.owns(lease) || lease.until > now {
+            return;
+        }
+        let message = format!(
+            "The worker running this task stopped: its lease ran out at {} without a heartbeat, so the task cannot finish",
+            format_timestamp(lease.until)
+        );
+        let error = format!("{{\"code\":{},\"message\":{}}}", crate::protocol::jsonrpc::INTERNAL_ERROR, json_string(&message));
+        if self.move_task(task_id, TaskStatus::Failed, Some(Some(message)), Some(Outcome::Error(error)), now).is_ok() {
+            if let Some(t) = self.table.get_mut(task_id) {
+                t.lease = None;
+            }
+            self.after_terminal(task_id);
+        }
+    }
+}
