@@ -488,8 +488,18 @@ describe('routing and options', () => {
     ]) {
       assertEngineError(() => new mod.TaskEngine(options), 'invalid_options');
     }
-    // Unknown keys are ignored; null and undefined mean defaults.
-    new mod.TaskEngine({ someFutureOption: 1 }).free();
+    // Unknown keys are refused by name (a typo must not silently mean "defaults"), at every level.
+    for (const [options, named] of [
+      [{ pollIntervalMS: 5 }, 'options.pollIntervalMS'],
+      [{ limits: { maxTasksPerSession: 5 } }, 'options.limits.maxTasksPerSession'],
+      [{ ttl: { default: 5 } }, 'options.ttl.default'],
+      [{ capabilities: { lists: true } }, 'options.capabilities.lists'],
+      [{ store: { instance: 'x' } }, 'options.store.instance'],
+    ]) {
+      const err = assertEngineError(() => new mod.TaskEngine(options), 'invalid_options', { type: TypeError });
+      assert.ok(err.message.includes(named), err.message);
+    }
+    // null and undefined mean defaults.
     new mod.TaskEngine(null).free();
     new mod.TaskEngine(undefined).free();
   });

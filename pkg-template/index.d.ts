@@ -171,7 +171,7 @@ export interface RateLimitOptions {
 
 /**
  * Options of `new TaskEngine(options)`. Every field is optional; numbers are non-negative
- * integers. Unknown keys are ignored; a wrong type throws `code: "invalid_options"`.
+ * integers. An unknown key or a wrong type throws a `TypeError` with `code: "invalid_options"` naming the option.
  */
 export interface TaskEngineOptions {
   /** Clock in epoch milliseconds. Default `Date.now`. A clock that throws or returns a non-number reads as the last good time (time never goes backwards). */

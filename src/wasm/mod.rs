@@ -100,7 +100,12 @@ impl TaskEngine {
     /// `new TaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskEngine, JsValue> {
-        let parsed = options::parse(&options).map_err(|m| js_error("invalid_options", &m))?;
+        let parsed = options::parse(&options).map_err(|m| {
+            // A TypeError (the options object is the wrong shape) that still carries the code.
+            let error = js_sys::TypeError::new(&m);
+            let _ = Reflect::set(&error, &"code".into(), &"invalid_options".into());
+            JsValue::from(error)
+        })?;
         let clock = Box::new(JsClock(parsed.now));
         let ids: Box<dyn IdSource> = match parsed.new_task_id {
             Some(f) => Box::new(JsIds(f)),

@@ -25,6 +25,18 @@ impl Reader<'_> {
         (!v.is_undefined()).then_some(v)
     }
 
+    /// Refuses keys this level does not know: a typo must not silently mean "default".
+    fn only(&self, known: &[&str]) -> Result<(), String> {
+        let object: &Object = self.obj.unchecked_ref();
+        for key in Object::keys(object).iter() {
+            let Some(key) = key.as_string() else { continue };
+            if !known.contains(&key.as_str()) {
+                return Err(format!("options.{}{key} is not an option (known here: {})", self.path, known.join(", ")));
+            }
+        }
+        Ok(())
+    }
+
     fn err(&self, key: &str, what: &str) -> String {
         format!("options.{}{key} must be {what}", self.path)
     }
@@ -109,7 +121,7 @@ pub(super) fn inbound(value: &JsValue) -> Result<(Option<crate::Dialect>, Option
     Ok((dialect, mcp_name))
 }
 
-/// Reads options; unknown keys are ignored, wrong types are reported by name.
+/// Reads options; unknown keys and wrong types are reported by name.
 pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     let mut parsed = Parsed { config: Config::default(), now: None, new_task_id: None, tools: Vec::new() };
     if options.is_undefined() || options.is_null() {
@@ -119,12 +131,28 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         return Err("options must be an object".to_owned());
     }
     let root = Reader { obj: options, path: "" };
+    root.only(&[
+        "now",
+        "newTaskId",
+        "capabilities",
+        "contextBinding",
+        "ttl",
+        "pollIntervalMs",
+        "pageSize",
+        "modelImmediateResponse",
+        "statusNotifications",
+        "audit",
+        "limits",
+        "store",
+        "tools",
+    ])?;
     let config = &mut parsed.config;
     parsed.now = root.function("now")?;
     parsed.new_task_id = root.function("newTaskId")?;
 
     if let Some(Some(caps)) = root.object("capabilities")? {
         let r = Reader { obj: &caps, path: "capabilities." };
+        r.only(&["list", "cancel", "toolsCall", "samplingCreateMessage", "elicitationCreate"])?;
         let d = Capabilities::default();
         config.capabilities = Capabilities {
             list: r.bool("list")?.unwrap_or(d.list),
@@ -137,6 +165,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     set(&mut config.context_binding, root.bool("contextBinding")?);
     if let Some(Some(ttl)) = root.object("ttl")? {
         let r = Reader { obj: &ttl, path: "ttl." };
+        r.only(&["defaultMs", "maxMs", "allowUnlimited"])?;
         set(&mut config.ttl.default_ms, r.int("defaultMs")?);
         set(&mut config.ttl.max_ms, r.int("maxMs")?);
         set(&mut config.ttl.allow_unlimited, r.bool("allowUnlimited")?);
@@ -153,6 +182,17 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     set(&mut config.audit, root.bool("audit")?);
     if let Some(Some(limits)) = root.object("limits")? {
         let r = Reader { obj: &limits, path: "limits." };
+        r.only(&[
+            "maxTasksPerContext",
+            "maxTasksTotal",
+            "maxResultBytes",
+            "maxQueuedMessagesPerTask",
+            "maxMessageBytes",
+            "maxJsonDepth",
+            "maxWaitersPerTask",
+            "maxPendingOutputs",
+            "rateLimit",
+        ])?;
         let l = &mut config.limits;
         set(&mut l.max_tasks_per_context, r.usize("maxTasksPerContext")?);
         set(&mut l.max_tasks_total, r.usize("maxTasksTotal")?);
@@ -167,6 +207,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
             Some(None) => l.rate_limit = None,
             Some(Some(rate)) => {
                 let rr = Reader { obj: &rate, path: "limits.rateLimit." };
+                rr.only(&["burst", "perSecond"])?;
                 let burst = rr.int("burst")?.ok_or_else(|| rr.err("burst", "a non-negative integer"))?;
                 let per_second = rr.int("perSecond")?.ok_or_else(|| rr.err("perSecond", "a non-negative integer"))?;
                 l.rate_limit =
@@ -176,6 +217,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     }
     if let Some(Some(store)) = root.object("store")? {
         let r = Reader { obj: &store, path: "store." };
+        r.only(&["instanceId", "leaseMs"])?;
         let mut mode = crate::StoreMode::with_random_instance();
         set(&mut mode.instance_id, r.string("instanceId")?);
         set(&mut mode.lease_ms, r.int("leaseMs")?);
