@@ -119,6 +119,15 @@ describe('cancel', () => {
     // The work ends anyway: refused, and the task stays cancelled.
     assertEngineError(() => e.engine.complete(task.taskId, JSON.stringify(TOOL_RESULT)), 'task_cancelled');
     assertEngineError(() => e.engine.requestInput(task.taskId, 'elicitation/create', '{}'), 'task_cancelled');
+    // Every host call gives the same answer for a cancelled task.
+    for (const call of [
+      () => e.engine.reportProgress(task.taskId, 1),
+      () => e.engine.setStatusMessage(task.taskId, 'still going'),
+      () => e.engine.fail(task.taskId, JSON.stringify({ code: -1, message: 'x' })),
+      () => e.engine.resume(task.taskId),
+    ]) {
+      assertEngineError(call, 'task_cancelled');
+    }
     assert.equal(e.result('tasks/get', { taskId: task.taskId }, 'alice').status, 'cancelled');
     assert.equal(e.error('tasks/result', { taskId: task.taskId }, 'alice').code, -32602);
     // Cancelling a terminal task is -32602.

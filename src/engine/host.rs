@@ -265,6 +265,10 @@ impl Engine {
     pub fn report_progress(&mut self, task_id: &str, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<bool, HostError> {
         self.tick();
         let t = self.live(task_id)?;
+        if t.status == TaskStatus::Cancelled {
+            // The same answer every host call gives for a cancelled task.
+            return Err(HostError::TaskCancelled { task_id: task_id.to_owned() });
+        }
         if t.status.is_terminal() {
             return Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status: t.status });
         }
