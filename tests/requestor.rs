@@ -30,7 +30,7 @@ impl Pair {
         let mut receiver = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
         receiver.register_tool("slow", TaskSupport::Required);
         receiver.register_tool("maybe", TaskSupport::Optional);
-        let poll = PollPolicy { floor_ms: 100, ceiling_ms: 30_000, initial_backoff_ms: 500 };
+        let poll = PollPolicy { floor_ms: 100, ceiling_ms: 30_000, initial_backoff_ms: 500, ..PollPolicy::default() };
         let requestor = Requestor::new(RequestorConfig { poll, ..Default::default() }, Box::new(clock.clone()));
         Pair { clock, requestor, receiver, notifications: true, events: vec![], host: vec![], sent: vec![] }
     }
@@ -355,4 +355,437 @@ fn poll_schedule_follows_poll_interval() {
     let gets = ten_minute_task(None);
     println!("poll schedule: no pollInterval (backoff 500 ms doubling to 30 s) -> {gets} tasks/get");
     assert!((20..=30).contains(&gets), "{gets}");
+}
+
+// ---------------------------------------------------------------------------------------
+// A scripted receiver: the test answers each request by hand (or drops it).
+
+/// The requestor alone; the test plays the receiver.
+struct Scripted {
+    clock: ManualClock,
+    requestor: Requestor,
+    events: Vec<RequestorEvent>,
+}
+
+impl Scripted {
+    fn new(config: RequestorConfig) -> Scripted {
+        let clock = ManualClock::new(T0);
+        let requestor = Requestor::new(config, Box::new(clock.clone()));
+        Scripted { clock, requestor, events: vec![] }
+    }
+
+    fn now(&self) -> u64 {
+        self.clock.now_ms_checked()
+    }
+
+    /// The requests sent since the last drain; events are kept.
+    fn drain(&mut self) -> Vec<Value> {
+        let mut sent = vec![];
+        while let Some(out) = self.requestor.poll_output() {
+            match out {
+                RequestorOutput::Send(m) => sent.push(serde_json::from_str(&m).unwrap()),
+                RequestorOutput::Event(e) => self.events.push(e),
+            }
+        }
+        sent
+    }
+
+    fn answer(&mut self, request: &Value, result: Value) {
+        self.requestor.handle_message(&json!({"jsonrpc":"2.0","id":request["id"],"result":result}).to_string());
+    }
+
+    fn answer_error(&mut self, request: &Value, error: Value) {
+        self.requestor.handle_message(&json!({"jsonrpc":"2.0","id":request["id"],"error":error}).to_string());
+    }
+
+    fn notify(&mut self, task: Value) {
+        self.requestor.handle_message(&json!({"jsonrpc":"2.0","method":"notifications/tasks/status","params":task}).to_string());
+    }
+
+    /// Creates task `t1` (status working) and returns its id.
+    fn create(&mut self, poll_interval: Option<u64>) -> String {
+        self.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+        let sent = self.drain();
+        assert_eq!(sent.len(), 1);
+        self.answer(&sent[0], json!({"task": task_json("working", poll_interval)}));
+        assert!(self.drain().is_empty());
+        "t1".to_owned()
+    }
+
+    /// Moves the clock to the next deadline (if any, and not past `until`) and fires it.
+    fn tick(&mut self, until: u64) -> bool {
+        match self.requestor.next_deadline() {
+            Some(due) if due <= until => {
+                if due > self.now() {
+                    self.clock.set(due);
+                }
+                self.requestor.handle_timeout();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The Finished events so far (after draining the outputs).
+    fn finished(&mut self) -> Vec<(TaskStatus, Value)> {
+        self.drain();
+        self.events
+            .iter()
+            .filter_map(|e| match e {
+                RequestorEvent::Finished { status, response, .. } => Some((*status, serde_json::from_str(response).unwrap())),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+fn task_json(status: &str, poll_interval: Option<u64>) -> Value {
+    let mut task =
+        json!({"taskId":"t1","status":status,"createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":60_000});
+    if let Some(ms) = poll_interval {
+        task["pollInterval"] = json!(ms);
+    }
+    task
+}
+
+fn method(request: &Value) -> &str {
+    request["method"].as_str().unwrap_or("")
+}
+
+fn tool_result(text: &str) -> Value {
+    json!({"content":[{"type":"text","text":text}],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":"t1"}}})
+}
+
+// Item 1: an error answer to a tasks/result sent while the task runs is not its outcome.
+#[test]
+fn early_tasks_result_error_is_retried_with_backoff_not_taken_as_outcome() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("input_required", Some(1_000)));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    // The receiver rate-limits every tasks/result for 10 s; tasks/get says input_required.
+    let rate_limited = json!({"code":-32000,"message":"Rate limit exceeded"});
+    s.answer_error(&sent[0], rate_limited.clone());
+    let (mut gets, mut results) = (0, 1);
+    let mut at_once = 0;
+    let mut last_results_at = s.now();
+    for _ in 0..10_000 {
+        let sent = s.drain();
+        if sent.is_empty() && !s.tick(T0 + 10_000) {
+            break;
+        }
+        for request in sent {
+            match method(&request) {
+                "tasks/get" => {
+                    gets += 1;
+                    s.answer(&request, task_json("input_required", Some(1_000)));
+                }
+                "tasks/result" => {
+                    results += 1;
+                    if s.now() == last_results_at {
+                        at_once += 1;
+                    }
+                    last_results_at = s.now();
+                    s.answer_error(&request, rate_limited.clone());
+                }
+                other => panic!("unexpected {other}"),
+            }
+        }
+    }
+    assert_eq!(at_once, 0, "a tasks/result answered with an error is never re-sent at once");
+    assert!(gets <= 11, "tasks/get stays on the 1 s pollInterval: {gets}");
+    assert!((2..=8).contains(&results), "tasks/result is retried with backoff: {results}");
+    assert!(s.finished().is_empty(), "a rate-limit error is not the outcome: {:?}", s.finished());
+    // The task completes; tasks/result now returns the real result.
+    s.notify(task_json("completed", Some(1_000)));
+    for _ in 0..100 {
+        let sent = s.drain();
+        if sent.is_empty() && !s.tick(T0 + 100_000) {
+            break;
+        }
+        for request in sent {
+            match method(&request) {
+                "tasks/result" => s.answer(&request, tool_result("the real result")),
+                _ => s.answer(&request, task_json("completed", Some(1_000))),
+            }
+        }
+    }
+    let finished = s.finished();
+    assert_eq!(finished.len(), 1, "{finished:?}");
+    assert_eq!(finished[0].0, TaskStatus::Completed);
+    assert_eq!(finished[0].1["result"]["content"][0]["text"], "the real result");
+}
+
+// Item 1: a task that expires while tasks/result waits is lost, not finished with a non-terminal status.
+#[test]
+fn task_expiring_during_tasks_result_is_lost_not_finished() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("input_required", Some(1_000)));
+    let sent = s.drain();
+    let expired = json!({"code":-32602,"message":"Failed to retrieve task: Task has expired"});
+    s.answer_error(&sent[0], expired.clone());
+    for _ in 0..100 {
+        let sent = s.drain();
+        if sent.is_empty() && !s.tick(T0 + 30_000) {
+            break;
+        }
+        for request in sent {
+            s.answer_error(&request, expired.clone());
+        }
+    }
+    assert!(s.finished().is_empty(), "no Finished for a task that never ended: {:?}", s.finished());
+    assert!(s.events.iter().any(|e| matches!(e, RequestorEvent::Lost { task_id, .. } if task_id == "t1")), "{:?}", s.events);
+    assert!(s.requestor.tracked().is_empty());
+}
+
+// Item 1: an answer to tasks/result is the outcome only once the task is terminal.
+#[test]
+fn early_tasks_result_answer_needs_a_terminal_status() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(5_000));
+    s.notify(task_json("input_required", Some(5_000)));
+    let sent = s.drain();
+    // A non-conforming receiver answers while the task still runs.
+    s.answer(&sent[0], tool_result("not yet"));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/get"], "the answer is checked with tasks/get at once");
+    s.answer(&sent[0], task_json("working", Some(5_000)));
+    assert!(s.drain().is_empty(), "no busy polling");
+    assert!(s.finished().is_empty());
+    assert!(s.requestor.next_deadline().is_some_and(|d| d >= s.now() + 100));
+    // It really completes later: the outcome is what tasks/result returns then.
+    s.notify(task_json("completed", Some(5_000)));
+    for _ in 0..100 {
+        let sent = s.drain();
+        if sent.is_empty() && !s.tick(T0 + 100_000) {
+            break;
+        }
+        for request in sent {
+            match method(&request) {
+                "tasks/result" => s.answer(&request, tool_result("done")),
+                _ => s.answer(&request, task_json("completed", Some(5_000))),
+            }
+        }
+    }
+    let finished = s.finished();
+    assert_eq!(finished.len(), 1, "{finished:?}");
+    assert_eq!(finished[0].0, TaskStatus::Completed);
+    assert_eq!(finished[0].1["result"]["content"][0]["text"], "done");
+}
+
+// Item 1: a completed task's tasks/result answered with a receiver error (-32603) is asked again.
+#[test]
+fn receiver_error_for_a_completed_task_is_not_its_outcome() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("completed", Some(1_000)));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    s.answer_error(&sent[0], json!({"code":-32603,"message":"Internal error"}));
+    assert!(s.drain().is_empty(), "not at once");
+    assert!(s.finished().is_empty(), "{:?}", s.finished());
+    assert!(s.tick(T0 + 60_000), "a retry is scheduled");
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    s.answer(&sent[0], tool_result("ok"));
+    let finished = s.finished();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(finished[0].1["result"]["content"][0]["text"], "ok");
+}
+
+// Item 1: the real failure of a task, returned early by the blocking tasks/result, is still the outcome.
+#[test]
+fn early_failure_answer_is_confirmed_and_handed_over() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("input_required", Some(1_000)));
+    let sent = s.drain();
+    let failure = json!({"code":-32050,"message":"quota","data":{"left":0}});
+    s.answer_error(&sent[0], failure.clone());
+    for _ in 0..100 {
+        let sent = s.drain();
+        if sent.is_empty() && !s.tick(T0 + 60_000) {
+            break;
+        }
+        for request in sent {
+            match method(&request) {
+                "tasks/result" => s.answer_error(&request, failure.clone()),
+                _ => s.answer(&request, task_json("failed", Some(1_000))),
+            }
+        }
+    }
+    let finished = s.finished();
+    assert_eq!(finished.len(), 1, "{finished:?}");
+    assert_eq!(finished[0].0, TaskStatus::Failed);
+    assert_eq!(finished[0].1["error"], failure);
+}
+
+// Item 1, end to end: a real receiver whose rate limit refuses some tasks/* requests.
+#[test]
+fn rate_limited_receiver_still_yields_the_real_result() {
+    let limits = mcp_task_core::Limits { rate_limit: Some(mcp_task_core::RateLimit { burst: 1, per_second: 1 }), ..Default::default() };
+    let mut p = Pair::new(Config { poll_interval_ms: Some(200), limits, ..Config::default() });
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.run_until(T0 + 100);
+    let id = p.task_id();
+    p.receiver
+        .request_input(&id, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#))
+        .unwrap();
+    p.run_until(T0 + 3_000);
+    p.receiver.complete(&id, r#"{"content":[{"type":"text","text":"real"}]}"#).unwrap();
+    p.run_until(T0 + 60_000);
+    let (status, response) = p.finished().expect("finished");
+    assert_eq!(status, TaskStatus::Completed);
+    assert_eq!(response["result"]["content"][0]["text"], "real", "{response}");
+    assert!(p.sent.len() < 400, "no busy polling: {} requests", p.sent.len());
+}
+
+// Item 2: a tasks/result whose stream was dropped is sent again.
+#[test]
+fn dropped_tasks_result_is_sent_again() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("completed", Some(1_000)));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    // The stream carrying it is dropped: no answer ever comes.
+    let due = s.requestor.next_deadline().expect("a deadline while a tracked task waits on a request");
+    assert!(due > s.now() && due <= s.now() + 60_000, "{due}");
+    assert!(s.tick(T0 + 120_000));
+    let sent = loop {
+        let sent = s.drain();
+        if !sent.is_empty() || !s.tick(T0 + 120_000) {
+            break sent;
+        }
+    };
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"], "sent again");
+    s.answer(&sent[0], tool_result("second try"));
+    let finished = s.finished();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(finished[0].1["result"]["content"][0]["text"], "second try");
+}
+
+// Item 2: a dropped tasks/get does not stop polling.
+#[test]
+fn dropped_tasks_get_is_sent_again() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    assert!(s.tick(T0 + 1_000));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/get"]);
+    // Never answered.
+    let mut resent = 0;
+    while s.tick(T0 + 120_000) {
+        resent += s.drain().iter().filter(|r| method(r) == "tasks/get").count();
+        if resent > 0 {
+            break;
+        }
+    }
+    assert_eq!(resent, 1, "polling resumes after the timeout");
+}
+
+// Item 2: a dropped tasks/result while input_required: polling goes on, and it is re-sent.
+#[test]
+fn dropped_blocking_tasks_result_keeps_polling_and_is_re_sent() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("input_required", Some(1_000)));
+    assert_eq!(s.drain().iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    let (mut gets, mut results) = (0, 0);
+    while s.tick(T0 + 900_000) {
+        for request in s.drain() {
+            match method(&request) {
+                "tasks/get" => {
+                    gets += 1;
+                    s.answer(&request, task_json("input_required", Some(1_000)));
+                }
+                _ => results += 1, // dropped again
+            }
+        }
+    }
+    assert!(gets >= 800, "polled all along: {gets}");
+    assert!(results >= 1, "the blocking tasks/result is re-sent after its timeout");
+}
+
+// Item 3: a receiver's pollInterval above the requestor's ceiling is honoured.
+#[test]
+fn long_poll_interval_is_honoured() {
+    for interval in [60_000u64, 300_000] {
+        let mut p = Pair::new(Config { poll_interval_ms: Some(interval), ..Config::default() });
+        p.notifications = false;
+        p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+        p.pump();
+        assert_eq!(p.requestor.next_deadline(), Some(T0 + interval), "first poll after {interval} ms");
+        let id = p.task_id();
+        p.run_until(T0 + 600_000);
+        assert_eq!(p.gets() as u64, 600_000 / interval, "pollInterval {interval} over 10 min");
+        p.receiver.complete(&id, r#"{"content":[]}"#).unwrap();
+        p.run_until(T0 + 600_000 + interval);
+        assert_eq!(p.finished().map(|f| f.0), Some(TaskStatus::Completed));
+        assert_eq!(p.gets() as u64, 600_000 / interval + 1);
+    }
+    // Without an interval the requestor's own backoff still stops at the ceiling.
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(None);
+    let mut waits = vec![];
+    let mut last = s.now();
+    while s.tick(T0 + 200_000) {
+        for request in s.drain() {
+            waits.push(s.now() - last);
+            last = s.now();
+            s.answer(&request, task_json("working", None));
+        }
+    }
+    assert_eq!(waits[..8], [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000]);
+}
+
+// Item 4: a receiver that repeats a cursor ends the listing with an error.
+#[test]
+fn list_stops_on_a_repeated_cursor() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.requestor.list();
+    let mut requests = 0;
+    for _ in 0..1_000 {
+        let sent = s.drain();
+        assert!(sent.len() <= 1, "one page at a time");
+        let Some(request) = sent.first() else { break };
+        requests += 1;
+        s.answer(request, json!({"tasks":[],"nextCursor":"x"}));
+    }
+    assert_eq!(requests, 2, "the second \"x\" ends it");
+    let error = s.events.iter().find_map(|e| match e {
+        RequestorEvent::Listed { tasks, error: Some(error) } => Some((tasks.clone(), error.clone())),
+        _ => None,
+    });
+    let (tasks, error) = error.expect("a listed event with an error");
+    assert_eq!(tasks, "[]");
+    assert!(error.contains("repeated") && error.contains("\\\"x\\\""), "{error}");
+}
+
+// Item 4: new cursors forever end at the page limit.
+#[test]
+fn list_stops_at_the_page_limit() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.requestor.list();
+    let mut requests = 0;
+    for n in 0..100_000 {
+        let sent = s.drain();
+        assert!(sent.len() <= 1, "one page at a time");
+        let Some(request) = sent.first() else { break };
+        requests += 1;
+        s.answer(request, json!({"tasks":[{"taskId":format!("t{n}"),"status":"working"}],"nextCursor":format!("c{n}")}));
+    }
+    assert!(requests <= 1_000, "{requests} pages");
+    let (tasks, error) = s
+        .events
+        .iter()
+        .find_map(|e| match e {
+            RequestorEvent::Listed { tasks, error: Some(error) } => Some((tasks.clone(), error.clone())),
+            _ => None,
+        })
+        .expect("a listed event with an error");
+    assert_eq!(serde_json::from_str::<Vec<Value>>(&tasks).unwrap().len(), requests, "the tasks read so far");
+    assert!(error.contains("page"), "{error}");
 }
