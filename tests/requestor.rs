@@ -789,3 +789,307 @@ fn list_stops_at_the_page_limit() {
     assert_eq!(serde_json::from_str::<Vec<Value>>(&tasks).unwrap().len(), requests, "the tasks read so far");
     assert!(error.contains("page"), "{error}");
 }
+
+// ---------------------------------------------------------------------------------------
+// The new surface: Retrying, request_failed, timeouts and limits in the config.
+
+fn retrying(events: &[RequestorEvent]) -> Vec<(String, Value)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            RequestorEvent::Retrying { method, response, .. } => Some((method.clone(), serde_json::from_str(response).unwrap())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_receiver_error_to_tasks_result_is_reported_as_retrying() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("input_required", Some(1_000)));
+    let sent = s.drain();
+    s.answer_error(&sent[0], json!({"code":-32000,"message":"Rate limit exceeded"}));
+    s.drain();
+    let retries = retrying(&s.events);
+    assert_eq!(retries.len(), 1);
+    assert_eq!(retries[0].0, "tasks/result");
+    assert_eq!(retries[0].1["error"]["code"], -32000, "the receiver's answer, as it came");
+    // Re-sent on the poll schedule: the 1 s pollInterval, not before.
+    assert_eq!(s.requestor.next_deadline(), Some(s.now() + 1_000));
+}
+
+#[test]
+fn request_failed_recovers_a_lost_tasks_result() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.create(Some(1_000));
+    s.notify(task_json("completed", Some(1_000)));
+    let mut result_id = None;
+    while let Some(out) = s.requestor.poll_output() {
+        if let RequestorOutput::Send(m) = &out {
+            assert!(m.contains("tasks/result"));
+            result_id = out.request_id();
+        }
+    }
+    let result_id = result_id.expect("tasks/result sent");
+    assert!(result_id.starts_with('"'), "the raw JSON id: {result_id}");
+    assert!(!s.requestor.request_failed("\"nobody\""), "not a request of the requestor");
+    // The transport reports the stream lost (the id may be given unquoted).
+    assert!(s.requestor.request_failed(result_id.trim_matches('"')));
+    assert!(!s.requestor.request_failed(&result_id), "no longer awaited");
+    s.drain();
+    let retries = retrying(&s.events);
+    assert_eq!(retries.len(), 1);
+    assert_eq!(retries[0].1["error"]["data"]["requestor"], "transport");
+    assert!(s.drain().is_empty(), "not at once");
+    assert!(s.tick(T0 + 60_000));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    s.answer(&sent[0], tool_result("recovered"));
+    assert_eq!(s.finished()[0].1["result"]["content"][0]["text"], "recovered");
+    // A late answer to the abandoned request is not the requestor's any more.
+    s.requestor.handle_message(&json!({"jsonrpc":"2.0","id":serde_json::from_str::<Value>(&result_id).unwrap(),"result":{}}).to_string());
+    s.drain();
+    assert!(matches!(s.events.last(), Some(RequestorEvent::Forward { .. })));
+}
+
+#[test]
+fn calls_cancels_and_lists_without_an_answer_are_reported_failed() {
+    let poll = PollPolicy { request_timeout_ms: 5_000, result_timeout_ms: 50_000, ..PollPolicy::default() };
+    let mut s = Scripted::new(RequestorConfig { poll, ..Default::default() });
+    let task_call = s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    let plain_call = s.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), None, None).unwrap();
+    s.requestor.list();
+    assert_eq!(s.drain().len(), 3);
+    assert_eq!(s.requestor.next_deadline(), Some(T0 + 5_000), "the request timeout");
+    assert!(s.tick(T0 + 5_000));
+    s.drain();
+    let refused: Vec<(String, Value)> = s
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            RequestorEvent::CallRefused { call_id, response } => Some((call_id.clone(), serde_json::from_str(response).unwrap())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refused.len(), 1, "the task-augmented call times out first");
+    assert_eq!(refused[0].0, task_call);
+    assert_eq!(refused[0].1["error"]["code"], -32001);
+    assert_eq!(refused[0].1["error"]["data"]["requestor"], "timeout");
+    assert!(refused[0].1["error"]["message"].as_str().unwrap().contains("5000 ms"));
+    assert!(s.events.iter().any(|e| matches!(e, RequestorEvent::Listed { error: Some(_), .. })));
+    // A plain call runs to its end before its answer: the longer result timeout.
+    assert_eq!(s.requestor.next_deadline(), Some(T0 + 50_000));
+    assert!(s.tick(T0 + 50_000));
+    s.drain();
+    assert!(s.events.iter().any(|e| matches!(e, RequestorEvent::CallRefused { call_id, .. } if *call_id == plain_call)));
+    assert_eq!(s.requestor.next_deadline(), None, "nothing left to wait for");
+    // A cancel the transport loses.
+    s.create(None);
+    let cancel = s.requestor.cancel("t1").unwrap();
+    s.drain();
+    assert!(s.requestor.request_failed(&cancel));
+    s.drain();
+    let answer = s.events.iter().rev().find_map(|e| match e {
+        RequestorEvent::CancelAnswered { response, .. } => Some(serde_json::from_str::<Value>(response).unwrap()),
+        _ => None,
+    });
+    assert_eq!(answer.unwrap()["error"]["data"]["requestor"], "transport");
+    assert_eq!(s.requestor.tracked(), ["t1"], "still tracked and polled");
+}
+
+#[test]
+fn a_blocking_tasks_result_gets_the_longer_timeout_until_the_task_ends() {
+    let poll = PollPolicy { request_timeout_ms: 5_000, result_timeout_ms: 600_000, ..PollPolicy::default() };
+    let mut s = Scripted::new(RequestorConfig { poll, ..Default::default() });
+    s.create(Some(10_000));
+    s.notify(task_json("input_required", Some(10_000)));
+    assert_eq!(s.drain().iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    // Polls go on meanwhile; no re-send of the blocking tasks/result for 10 min.
+    let mut results = 0;
+    while s.tick(T0 + 100_000) {
+        for request in s.drain() {
+            match method(&request) {
+                "tasks/get" => s.answer(&request, task_json("input_required", Some(10_000))),
+                _ => results += 1,
+            }
+        }
+    }
+    assert_eq!(results, 0);
+    // The poll shows the end: the blocking tasks/result (its stream silently gone) now has 5 s.
+    s.clock.set(T0 + 110_000);
+    s.requestor.handle_timeout();
+    let get = s.drain();
+    assert_eq!(get.iter().map(method).collect::<Vec<_>>(), ["tasks/get"]);
+    s.answer(&get[0], task_json("completed", Some(10_000)));
+    assert_eq!(s.requestor.next_deadline(), Some(T0 + 115_000));
+    assert!(s.tick(T0 + 115_000));
+    s.drain();
+    assert!(s.tick(T0 + 200_000));
+    let sent = s.drain();
+    assert_eq!(sent.iter().map(method).collect::<Vec<_>>(), ["tasks/result"]);
+    s.answer(&sent[0], tool_result("late but here"));
+    assert_eq!(s.finished()[0].0, TaskStatus::Completed);
+}
+
+#[test]
+fn max_list_pages_is_configurable() {
+    let mut s = Scripted::new(RequestorConfig { max_list_pages: 3, ..Default::default() });
+    s.requestor.list();
+    let mut pages = 0;
+    while let Some(request) = s.drain().pop() {
+        pages += 1;
+        s.answer(&request, json!({"tasks":[],"nextCursor":format!("c{pages}")}));
+    }
+    assert_eq!(pages, 3);
+    let error = s.events.iter().find_map(|e| match e {
+        RequestorEvent::Listed { error: Some(error), .. } => Some(serde_json::from_str::<Value>(error).unwrap()),
+        _ => None,
+    });
+    let error = error.unwrap();
+    assert_eq!(error["error"]["data"]["requestor"], "pageLimit");
+    assert!(error["error"]["message"].as_str().unwrap().contains("page limit is 3"), "{error}");
+}
+
+// Any sequence of receiver behaviour: a tracked task or an awaited request always
+// has a deadline, deadlines are never left in the past, and Finished is terminal.
+mod random_receivers {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[derive(Debug, Clone)]
+    enum Act {
+        Call { interval: Option<u64> },
+        Answer { pick: usize, how: u8, status: u8 },
+        Drop { pick: usize },
+        Failed { pick: usize },
+        Notify { status: u8 },
+        Advance { ms: u64 },
+        Timeout,
+        List,
+        Cancel,
+    }
+
+    const STATUSES: [&str; 6] = ["working", "input_required", "completed", "failed", "cancelled", "bogus"];
+
+    fn act() -> impl Strategy<Value = Act> {
+        prop_oneof![
+            1 => prop::option::of(prop_oneof![Just(0u64), Just(50), Just(1_000), Just(300_000)]).prop_map(|interval| Act::Call { interval }),
+            6 => (0usize..8, 0u8..6, 0u8..6).prop_map(|(pick, how, status)| Act::Answer { pick, how, status }),
+            1 => (0usize..8).prop_map(|pick| Act::Drop { pick }),
+            1 => (0usize..8).prop_map(|pick| Act::Failed { pick }),
+            2 => (0u8..6).prop_map(|status| Act::Notify { status }),
+            3 => (0u64..400_000).prop_map(|ms| Act::Advance { ms }),
+            3 => Just(Act::Timeout),
+            1 => Just(Act::List),
+            1 => Just(Act::Cancel),
+        ]
+    }
+
+    fn run(acts: Vec<Act>) {
+        let mut s = Scripted::new(RequestorConfig::default());
+        let mut open: Vec<Value> = vec![];
+        let mut tasks = 0;
+        for act in acts {
+            match act {
+                Act::Call { interval } => {
+                    s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+                    // Remember the interval in the request so the answer can use it.
+                    let mut sent = s.drain();
+                    for r in &mut sent {
+                        r["interval"] = json!(interval);
+                    }
+                    open.extend(sent);
+                }
+                Act::Answer { pick, how, status } if !open.is_empty() => {
+                    let request = open.remove(pick % open.len());
+                    let status = STATUSES[status as usize];
+                    let task_id = request["params"]["taskId"].as_str().map(str::to_owned);
+                    match (method(&request), how) {
+                        (_, 0) => s.answer_error(&request, json!({"code":-32000,"message":"Rate limit exceeded"})),
+                        (_, 1) => s.answer_error(&request, json!({"code":-32602,"message":"Task not found"})),
+                        (_, 2) => s.answer_error(&request, json!({"code":-32603,"message":"Internal error"})),
+                        ("tools/call", _) => {
+                            tasks += 1;
+                            let mut task = task_json(status, request["interval"].as_u64());
+                            task["taskId"] = json!(format!("t{tasks}"));
+                            s.answer(&request, json!({ "task": task }));
+                        }
+                        ("tasks/get" | "tasks/cancel", _) => {
+                            let mut task = task_json(status, Some(1_000));
+                            task["taskId"] = json!(task_id);
+                            s.answer(&request, task);
+                        }
+                        ("tasks/result", _) => {
+                            let result = json!({"content":[],"_meta":{"io.modelcontextprotocol/related-task":{"taskId":task_id}}});
+                            s.answer(&request, result);
+                        }
+                        ("tasks/list", 3) => s.answer(&request, json!({"tasks":[],"nextCursor":"same"})),
+                        ("tasks/list", 4) => s.answer(&request, json!({"tasks":[],"nextCursor":format!("c{}", s.now())})),
+                        _ => s.answer(&request, json!({"tasks":[]})),
+                    }
+                }
+                Act::Drop { pick } if !open.is_empty() => {
+                    open.remove(pick % open.len());
+                }
+                Act::Failed { pick } if !open.is_empty() => {
+                    let request = open.remove(pick % open.len());
+                    // False when the requestor gave up on it already.
+                    let _ = s.requestor.request_failed(&request["id"].to_string());
+                }
+                Act::Notify { status } => {
+                    if let Some(id) = s.requestor.tracked().first() {
+                        let mut task = task_json(STATUSES[status as usize], Some(1_000));
+                        task["taskId"] = json!(id);
+                        s.notify(task);
+                    }
+                }
+                Act::Advance { ms } => s.clock.set(s.now() + ms),
+                Act::Timeout => {
+                    s.requestor.handle_timeout();
+                    let now = s.now();
+                    assert!(s.requestor.next_deadline().is_none_or(|d| d > now), "a deadline left in the past");
+                }
+                Act::List => {
+                    s.requestor.list();
+                }
+                Act::Cancel => {
+                    if let Some(id) = s.requestor.tracked().first() {
+                        s.requestor.cancel(id).unwrap();
+                    }
+                }
+                _ => {}
+            }
+            open.extend(s.drain());
+            let tracked = s.requestor.tracked();
+            assert!(tracked.is_empty() || s.requestor.next_deadline().is_some(), "tracked with no deadline: {tracked:?}");
+            for e in &s.events {
+                if let RequestorEvent::Finished { status, .. } = e {
+                    assert!(status.is_terminal(), "Finished with {status:?}");
+                }
+            }
+        }
+        // Then the receiver goes silent for an hour: every wait ends by a timeout,
+        // time moves at each deadline (no busy loop) and requests stay few.
+        let end = s.now() + 3_600_000;
+        let mut sent = 0;
+        for _ in 0..20_000 {
+            let before = s.now();
+            if !s.tick(end) {
+                break;
+            }
+            sent += s.drain().len();
+            assert!(s.requestor.next_deadline().is_none_or(|d| d > before), "a deadline left in the past");
+        }
+        assert!(s.requestor.next_deadline().is_none_or(|d| d > end), "the ticks ran out before the hour did");
+        assert!(sent <= 2_000, "{sent} requests to a silent receiver in an hour");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+        #[test]
+        fn never_stuck_never_early(acts in prop::collection::vec(act(), 1..80)) {
+            run(acts);
+        }
+    }
+}
