@@ -34,11 +34,15 @@ function scripted(options = {}) {
     clock,
     r,
     events: [],
+    ticks: 0,
+    sends: 0,
     /** The requests sent since the last drain (`{ id, requestId, method, params }`); events are kept. */
     drain() {
       const sent = [];
       for (let o = r.pollOutput(); o !== null; o = r.pollOutput()) {
         if (o.kind === 'send') {
+          // A busy loop fails the test instead of hanging it.
+          assert.ok(++s.sends < 10_000, 'livelock: 10 000 requests sent');
           const msg = JSON.parse(o.message);
           sent.push({ ...msg, requestId: o.requestId });
         } else s.events.push(o);
@@ -52,6 +56,7 @@ function scripted(options = {}) {
     tick(until) {
       const due = r.nextDeadline();
       if (due === null || due > until) return false;
+      assert.ok(++s.ticks < 10_000, 'livelock: 10 000 deadlines fired');
       if (due > clock.ms) clock.set(due);
       r.handleTimeout();
       return true;
