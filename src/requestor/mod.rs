@@ -19,6 +19,7 @@ use crate::time::Clock;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
 
 /// Code of the error responses the requestor makes up for a request that got
 /// no answer in time (the MCP SDKs' "request timeout").
@@ -150,7 +151,8 @@ enum Pending {
     List {
         tasks: Vec<Box<RawValue>>,
         pages: usize,
-        cursors: HashSet<String>,
+        /// Hashes of the cursors followed so far (a receiver's cursors may be large).
+        cursors: HashSet<u64>,
     },
 }
 
@@ -935,7 +937,12 @@ impl Requestor {
                 let Some(cursor) = page.next_cursor else {
                     return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: None });
                 };
-                let stop = if cursors.contains(&cursor) {
+                let cursor_hash = {
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    cursor.hash(&mut h);
+                    h.finish()
+                };
+                let stop = if cursors.contains(&cursor_hash) {
                     let shown: String = cursor.chars().take(100).collect();
                     Some((
                         format!(
@@ -963,7 +970,7 @@ impl Requestor {
                     }
                     None => {
                         let params = format!("{{\"cursor\":{}}}", json_string(&cursor));
-                        cursors.insert(cursor);
+                        cursors.insert(cursor_hash);
                         let timeout = self.config.poll.request_timeout_ms;
                         self.send_request("tasks/list", &params, Pending::List { tasks, pages, cursors }, timeout);
                     }
