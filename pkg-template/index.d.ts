@@ -613,25 +613,63 @@ export declare class TaskEngine {
 export interface TaskRequestorOptions {
   /** Clock in epoch ms. Default `Date.now`. */
   now?: () => number;
-  /** Never poll more often than this (ms). Default 100. */
+  /** Never poll more often than this (ms), whatever the receiver's `pollInterval` says. Default 100. */
   pollFloorMs?: number;
-  /** Never wait longer than this between polls (ms). Default 30 000. */
+  /**
+   * Longest wait of the requestor's own backoff (ms): between polls when the receiver gives no
+   * `pollInterval`, and between retries after failures. A receiver's `pollInterval` is honoured
+   * even when longer. Default 30 000.
+   */
   pollCeilingMs?: number;
-  /** First wait when the receiver suggests no `pollInterval` (ms); doubles after each poll. Default 500. */
+  /**
+   * First wait when the receiver suggests no `pollInterval`, and first retry backoff after a
+   * failure (ms); doubles each time, up to `pollCeilingMs`. Default 500.
+   */
   initialBackoffMs?: number;
+  /**
+   * How long to wait for the answer to a `tasks/get`, `tasks/cancel`, `tasks/list` page or
+   * task-augmented call (ms). Then a `tasks/get` is sent again on the poll schedule (a
+   * `retrying` output); a call, cancel or list is reported failed. Default 30 000.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long to wait for the answer to a `tasks/result` sent while the task runs (it blocks
+   * until the task ends) or to a plain call (ms); a `tasks/result` for a task known to have
+   * ended gets `requestTimeoutMs`. Default 300 000.
+   */
+  resultTimeoutMs?: number;
+  /**
+   * Pages one {@link TaskRequestor.list} fetches at most; at the limit (or when the receiver
+   * repeats a cursor) it ends with a `listed` output carrying an error. Default 1 000.
+   */
+  maxListPages?: number;
   /** Prefix of the string ids of the requestor's own requests. Default `"mcp-task-core:"`. */
   requestIdPrefix?: string;
 }
 
-/** One item of {@link TaskRequestor.pollOutput}, discriminated on `kind`. */
+/**
+ * One item of {@link TaskRequestor.pollOutput}, discriminated on `kind`.
+ *
+ * When a request gets no answer within its timeout, or the host reports it lost with
+ * {@link TaskRequestor.requestFailed}, the `response` of `callRefused`, `cancelAnswered`,
+ * `listed` (`error`) and `retrying` is a JSON-RPC error response the requestor made up: code
+ * -32001 (timeout) or -32000 (transport), with `error.data.requestor` `"timeout"` or
+ * `"transport"`.
+ */
 export type TaskRequestorOutput =
-  /** A JSON-RPC message for the receiver. */
-  | { kind: 'send'; message: string }
+  /**
+   * A JSON-RPC message for the receiver. `requestId` is its raw JSON id when it is a request
+   * (pass it to {@link TaskRequestor.requestFailed} if the transport loses it), else `null`.
+   */
+  | { kind: 'send'; message: string; requestId: string | null }
   /** The receiver created a task for call `callId`; `task` is its `Task` JSON. */
   | { kind: 'created'; callId: string; taskId: string; task: string }
   /** The receiver ran call `callId` as a plain request; `response` is its JSON-RPC response text. */
   | { kind: 'plainResponse'; callId: string; response: string }
-  /** The receiver refused call `callId`; `response` is its JSON-RPC error response text. */
+  /**
+   * The receiver refused call `callId`, or no answer came (see above); `response` is the JSON-RPC
+   * error response text. A call is never sent again: it may not be safe to repeat.
+   */
   | { kind: 'callRefused'; callId: string; response: string }
   /** The last known state of a task changed; `task` is its `Task` JSON. */
   | { kind: 'status'; taskId: string; task: string }
@@ -639,15 +677,30 @@ export type TaskRequestorOutput =
   | { kind: 'inputRequest'; taskId: string; requestId: string; request: string }
   /** A `notifications/progress` (JSON text) for the task's progress token. */
   | { kind: 'progress'; taskId: string; notification: string }
-  /** The task ended; `response` is the `tasks/result` response exactly as the receiver sent it. */
+  /**
+   * The task ended; `status` is terminal and `response` is the `tasks/result` response exactly
+   * as the receiver sent it (a result, or the underlying JSON-RPC error).
+   */
   | { kind: 'finished'; taskId: string; status: TaskStatus; response: string }
   /** The receiver no longer knows the task (expired or deleted); `error` is its error object JSON. */
   | { kind: 'lost'; taskId: string; error: string }
+  /**
+   * A `tasks/get` or `tasks/result` (`method`) for the task failed and will be sent again on the
+   * poll schedule, with backoff. `response` is the answer that was not taken (a receiver error
+   * such as a rate limit, or a `tasks/result` answer for a task still running), or the
+   * requestor's own error response for a timeout or transport failure. Informational.
+   */
+  | { kind: 'retrying'; taskId: string; method: 'tasks/get' | 'tasks/result'; response: string }
   /** The answer to {@link TaskRequestor.cancel}: the cancelled task, or an error response (JSON text). */
   | { kind: 'cancelAnswered'; taskId: string; response: string }
-  /** {@link TaskRequestor.list} finished: every page's tasks as a JSON array text, or the error response that stopped it. */
+  /**
+   * {@link TaskRequestor.list} finished: every page's tasks as a JSON array text; on failure also
+   * the error response that stopped it (made up by the requestor, code -32603 with
+   * `error.data.requestor` `"repeatedCursor"` or `"pageLimit"`, when the receiver repeats a
+   * cursor or `maxListPages` is reached).
+   */
   | { kind: 'listed'; tasks: string; error: string | null }
-  /** A message that is none of the requestor's business. */
+  /** A message that is none of the requestor's business (or a late answer to a request it gave up on). */
   | { kind: 'forward'; message: string };
 
 /**
@@ -693,19 +746,35 @@ export declare class TaskRequestor {
    */
   cancel(taskId: string): string;
 
-  /** Lists every task the receiver shows, following `nextCursor` (answered by a `listed` output). Returns the first request id. */
+  /**
+   * Lists every task the receiver shows, one page at a time, following `nextCursor` (answered by
+   * a `listed` output). Returns the first request id.
+   */
   list(): string;
+
+  /**
+   * Tells the requestor that its request `requestId` (a `send` output's `requestId`) failed in
+   * transport: it could not be sent, or the stream that would carry its answer was dropped. It
+   * stops waiting and recovers: a `tasks/get` or `tasks/result` is sent again on the poll
+   * schedule (a `retrying` output); a call, cancel or list is reported failed. Returns whether
+   * it was a request still awaiting its answer.
+   */
+  requestFailed(requestId: string): boolean;
 
   /** The next output, or `null`. */
   pollOutput(): TaskRequestorOutput | null;
 
-  /** Epoch ms of the next due poll, or `undefined` when none is scheduled. */
+  /**
+   * Epoch ms when `handleTimeout` is next due (a poll, a retry or a request timeout), or `null`
+   * when nothing is tracked or awaited. It may be far off (a receiver's long `pollInterval`):
+   * `setTimeout` takes at most 2 147 483 647 ms.
+   */
   nextDeadline(): number | null;
 
-  /** Sends the polls that are due. Harmless when early or repeated. */
+  /** Sends the polls and retries that are due; gives up on requests past their timeout. Harmless when early or repeated. */
   handleTimeout(): void;
 
-  /** The last known `Task` JSON of a tracked task, or `undefined`. */
+  /** The last known `Task` JSON of a tracked task, or `null`. */
   task(taskId: string): string | null;
 
   /** IDs of the tracked tasks. */

@@ -53,6 +53,7 @@ export class McpHttpClient {
     this.listeners = new Set(); // every requestor event, for UIs and tests
     this.errors = [];
     this.nextId = 0;
+    this.closed = false;
   }
 
   headers() {
@@ -81,9 +82,19 @@ export class McpHttpClient {
     }
   }
 
-  /** Sends without waiting for the answer stream to end (a tasks/result may stay open). */
-  fire(message) {
-    this.post(message).catch((e) => this.errors.push(e));
+  /**
+   * Sends without waiting for the answer stream to end (a tasks/result may stay open). A
+   * requestor request (`requestId`) whose POST fails, or whose stream ends without its answer,
+   * is reported lost: the requestor sends a poll or tasks/result again, or reports the call.
+   */
+  fire(message, requestId = null) {
+    const lost = () => {
+      if (requestId !== null && !this.closed && this.requestor.requestFailed(requestId)) this.pump();
+    };
+    this.post(message).then(lost, (e) => {
+      this.errors.push(e);
+      lost();
+    });
   }
 
   request(method, params) {
@@ -130,7 +141,7 @@ export class McpHttpClient {
   pump() {
     for (let out; (out = this.requestor.pollOutput()); ) {
       if (out.kind === 'send') {
-        this.fire(out.message);
+        this.fire(out.message, out.requestId);
         continue;
       }
       const call = this.calls.get(out.callId) || this.byTask.get(out.taskId);
@@ -178,10 +189,11 @@ export class McpHttpClient {
     clearTimeout(this.timer);
     const due = this.requestor.nextDeadline();
     if (due !== null) {
+      // A long pollInterval may be beyond what setTimeout takes (2^31 - 1 ms).
       this.timer = setTimeout(() => {
         this.requestor.handleTimeout();
         this.pump();
-      }, Math.max(0, due - Date.now()));
+      }, Math.min(Math.max(0, due - Date.now()), 2 ** 31 - 1));
     }
   }
 
@@ -220,6 +232,7 @@ export class McpHttpClient {
   }
 
   close() {
+    this.closed = true;
     clearTimeout(this.timer);
     this.requestor.free?.();
   }

@@ -1,11 +1,12 @@
-//! The requestor side: arbitrary receiver messages and saved states, after a
-//! real call is in flight. Never a panic; the outputs always drain.
+//! The requestor side: arbitrary receiver messages, transport failures and saved
+//! states, after a real call is in flight. Never a panic; the outputs always
+//! drain; a tracked task always has a deadline, and none is left in the past.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mcp_task_core::{ManualClock, Requestor, RequestorConfig};
+use mcp_task_core::{ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 
-fuzz_target!(|input: (String, Vec<String>, u16)| {
-    let (state, messages, advance) = input;
+fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>)| {
+    let (state, messages, advance, failures) = input;
     let clock = ManualClock::new(1_764_066_600_000);
     let mut r = Requestor::new(RequestorConfig::default(), Box::new(clock.clone()));
     let call = r.call("tools/call", Some(r#"{"name":"x"}"#), Some(Some(1000)), Some("\"p\"")).unwrap();
@@ -14,11 +15,29 @@ fuzz_target!(|input: (String, Vec<String>, u16)| {
     r.handle_message(&format!(
         r#"{{"jsonrpc":"2.0","id":{call},"result":{{"task":{{"taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":1000,"pollInterval":10}}}}}}"#
     ));
-    for m in messages.iter().take(50) {
+    let mut sent: Vec<String> = vec![];
+    for (i, m) in messages.iter().take(50).enumerate() {
         r.handle_message(m);
+        // Now and then the transport loses one of the requests sent so far.
+        if let Some(&pick) = failures.get(i) {
+            if !sent.is_empty() && pick % 4 == 0 {
+                let id = sent.remove(usize::from(pick) % sent.len());
+                r.request_failed(&id);
+            }
+        }
         clock.advance(u64::from(advance));
         r.handle_timeout();
-        while r.poll_output().is_some() {}
+        let now = mcp_task_core::Clock::now_ms(&clock);
+        assert!(r.next_deadline().is_none_or(|d| d > now), "a deadline left in the past");
+        while let Some(out) = r.poll_output() {
+            if let Some(id) = out.request_id() {
+                sent.push(id);
+            }
+            if let RequestorOutput::Event(RequestorEvent::Finished { status, .. }) = out {
+                assert!(status.is_terminal(), "Finished with a non-terminal status");
+            }
+        }
+        assert!(r.tracked().is_empty() || r.next_deadline().is_some(), "a tracked task with no deadline");
     }
     let saved = r.export_state();
     let mut again = Requestor::new(RequestorConfig::default(), Box::new(clock));

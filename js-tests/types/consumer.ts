@@ -238,7 +238,16 @@ export async function main(): Promise<void> {
 export function requestor(receiverCapabilities: string): void {
   const decision: { augment: boolean; reason: string } = shouldAugment(receiverCapabilities, 'tools/call', 'optional', true);
   shouldAugment(receiverCapabilities, 'sampling/createMessage', null, false);
-  const options: TaskRequestorOptions = { now: () => 0, pollFloorMs: 100, pollCeilingMs: 10_000, initialBackoffMs: 250, requestIdPrefix: 'r:' };
+  const options: TaskRequestorOptions = {
+    now: () => 0,
+    pollFloorMs: 100,
+    pollCeilingMs: 10_000,
+    initialBackoffMs: 250,
+    requestTimeoutMs: 20_000,
+    resultTimeoutMs: 600_000,
+    maxListPages: 50,
+    requestIdPrefix: 'r:',
+  };
   const r = new TaskRequestor(options);
   new TaskRequestor().free();
   const callId: string = r.call('tools/call', JSON.stringify({ name: 'slow', arguments: {} }), decision.augment ? 60_000 : undefined, '"tok"');
@@ -250,7 +259,20 @@ export function requestor(receiverCapabilities: string): void {
   r.handle('{"jsonrpc":"2.0","id":"r:1","result":{}}');
   for (let out: TaskRequestorOutput | null = r.pollOutput(); out !== null; out = r.pollOutput()) {
     switch (out.kind) {
-      case 'send': send(null, out.message, null); break;
+      case 'send': {
+        send(null, out.message, null);
+        const id: string | null = out.requestId;
+        if (id !== null) {
+          const awaited: boolean = r.requestFailed(id);
+          void awaited;
+        }
+        break;
+      }
+      case 'retrying': {
+        const method: 'tasks/get' | 'tasks/result' = out.method;
+        void [method, out.taskId, JSON.parse(out.response)];
+        break;
+      }
       case 'created': JSON.parse(out.task) as Task; break;
       case 'inputRequest': r.respond(out.requestId, JSON.stringify({ action: 'accept', content: {} })); break;
       case 'finished': {

@@ -13,26 +13,39 @@ pub use schedule::PollPolicy;
 
 use crate::core::TaskStatus;
 use crate::error::HostError;
-use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming};
+use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::legacy::{related_task_value, RELATED_TASK};
 use crate::time::Clock;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+
+/// Code of the error responses the requestor makes up for a request that got
+/// no answer in time (the MCP SDKs' "request timeout").
+const TIMED_OUT: i64 = -32001;
+/// Code of the error responses the requestor makes up for a request the host
+/// reported lost in transport (the MCP SDKs' "connection closed").
+const TRANSPORT_FAILED: i64 = -32000;
+/// Tasks one [`Requestor::list`] collects at most, whatever the page limit.
+const MAX_LISTED_TASKS: usize = 1_000_000;
 
 /// How a [`Requestor`] behaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestorConfig {
-    /// Polling floor, ceiling and backoff.
+    /// Polling floor, backoff ceiling, and how long to wait for answers.
     pub poll: PollPolicy,
     /// Prefix of the JSON-RPC ids the requestor gives its requests (string ids
     /// `"{prefix}{n}"`), so they cannot clash with the host's own.
     pub request_id_prefix: String,
+    /// Pages one [`Requestor::list`] fetches at most; at the limit it stops
+    /// with an error (a receiver could hand out new cursors forever). Default 1 000.
+    pub max_list_pages: usize,
 }
 
 impl Default for RequestorConfig {
     fn default() -> Self {
-        RequestorConfig { poll: PollPolicy::default(), request_id_prefix: "mcp-task-core:".to_owned() }
+        RequestorConfig { poll: PollPolicy::default(), request_id_prefix: "mcp-task-core:".to_owned(), max_list_pages: 1_000 }
     }
 }
 
@@ -45,14 +58,45 @@ pub enum RequestorOutput {
     Event(RequestorEvent),
 }
 
+impl RequestorOutput {
+    /// The raw JSON id of a [`Send`](Self::Send) that is a request (what
+    /// [`Requestor::request_failed`] takes); `None` for responses and events.
+    ///
+    /// ```
+    /// use mcp_task_core::{ManualClock, Requestor, RequestorConfig};
+    /// let mut requestor = Requestor::new(RequestorConfig::default(), Box::new(ManualClock::new(0)));
+    /// let call = requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    /// let out = requestor.poll_output().unwrap();
+    /// assert_eq!(out.request_id(), Some(call.clone()));
+    /// // The transport lost it: the requestor reports the call as failed.
+    /// assert!(requestor.request_failed(&call));
+    /// ```
+    pub fn request_id(&self) -> Option<String> {
+        let RequestorOutput::Send(message) = self else { return None };
+        match jsonrpc::parse(message, usize::MAX, usize::MAX) {
+            Ok(Incoming::Request { id, .. }) => Some(id.to_owned()),
+            _ => None,
+        }
+    }
+}
+
 /// What the requestor tells its host.
+///
+/// Where a request got no answer in time, or the host reported it lost
+/// ([`Requestor::request_failed`]), the `response` of [`CallRefused`](Self::CallRefused),
+/// [`CancelAnswered`](Self::CancelAnswered), [`Listed`](Self::Listed) and
+/// [`Retrying`](Self::Retrying) is a JSON-RPC error response the requestor made
+/// up: code -32001 (timeout) or -32000 (transport), with `error.data.requestor`
+/// set to `"timeout"` or `"transport"`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestorEvent {
     /// The receiver created a task for call `call_id`; `task` is its `Task` JSON.
     Created { call_id: String, task_id: String, task: String },
     /// The receiver ran call `call_id` as a plain request; this is its response.
     PlainResponse { call_id: String, response: String },
-    /// The receiver refused call `call_id`; `response` is its JSON-RPC error response.
+    /// The receiver refused call `call_id`, or no answer came (see above);
+    /// `response` is the JSON-RPC error response. A call is never sent again:
+    /// it may not be safe to repeat.
     CallRefused { call_id: String, response: String },
     /// The last known state of a task changed; `task` is its `Task` JSON.
     Status { task_id: String, task: String },
@@ -61,26 +105,112 @@ pub enum RequestorEvent {
     InputRequest { task_id: String, request_id: String, request: String },
     /// A `notifications/progress` for the task's progress token.
     Progress { task_id: String, notification: String },
-    /// The task ended; `response` is the `tasks/result` response exactly as
-    /// the receiver sent it (a result, or the underlying JSON-RPC error).
+    /// The task ended; `status` is terminal and `response` is the `tasks/result`
+    /// response exactly as the receiver sent it (a result, or the underlying
+    /// JSON-RPC error).
     Finished { task_id: String, status: TaskStatus, response: String },
     /// The receiver no longer knows the task (expired or deleted); `error` is its error object.
     Lost { task_id: String, error: String },
+    /// A `tasks/get` or `tasks/result` (`method`) for the task failed and will be
+    /// sent again on the poll schedule, with backoff. `response` is the answer
+    /// that was not taken (a receiver error such as a rate limit, or a
+    /// `tasks/result` answer for a task still running), or the requestor's own
+    /// error response for a timeout or a transport failure. For information:
+    /// nothing to do, though a host may [`forget`](Requestor::forget) the task.
+    Retrying { task_id: String, method: String, response: String },
     /// The answer to [`Requestor::cancel`] (the cancelled task, or an error response).
     CancelAnswered { task_id: String, response: String },
-    /// [`Requestor::list`] finished: every page's tasks as a JSON array, or the error response that stopped it.
+    /// [`Requestor::list`] finished: every page's tasks as a JSON array, or (with
+    /// the tasks read so far) the error response that stopped it, which the
+    /// requestor makes up (code -32603, `error.data.requestor` `"repeatedCursor"`
+    /// or `"pageLimit"`) when the receiver repeats a cursor or the page limit is reached.
     Listed { tasks: String, error: Option<String> },
-    /// A message that is none of the requestor's business.
+    /// A message that is none of the requestor's business (including a late
+    /// answer to a request the requestor already gave up on).
     Forward { message: String },
 }
 
 #[derive(Debug)]
 enum Pending {
-    Call { method: String, progress_token: Option<String>, augmented: bool },
-    Get { task_id: String },
-    Result { task_id: String },
-    Cancel { task_id: String },
-    List { tasks: Vec<Box<RawValue>> },
+    Call {
+        method: String,
+        progress_token: Option<String>,
+        augmented: bool,
+    },
+    /// `seq`: the number of this request, to tell answers that predate a `tasks/result` answer.
+    Get {
+        task_id: String,
+        seq: u64,
+    },
+    Result {
+        task_id: String,
+    },
+    Cancel {
+        task_id: String,
+    },
+    List {
+        tasks: Vec<Box<RawValue>>,
+        pages: usize,
+        /// Hashes of the cursors followed so far (a receiver's cursors may be large).
+        cursors: HashSet<u64>,
+    },
+}
+
+impl Pending {
+    fn method(&self) -> &str {
+        match self {
+            Pending::Call { method, .. } => method,
+            Pending::Get { .. } => "tasks/get",
+            Pending::Result { .. } => "tasks/result",
+            Pending::Cancel { .. } => "tasks/cancel",
+            Pending::List { .. } => "tasks/list",
+        }
+    }
+}
+
+/// A request awaiting its answer.
+#[derive(Debug)]
+struct Outstanding {
+    what: Pending,
+    sent_at: u64,
+    deadline: u64,
+}
+
+/// What a deadline is for.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    /// Send the task's next `tasks/get`.
+    Poll(String),
+    /// Send the task's `tasks/result` again (after a failure).
+    Result(String),
+    /// Give up waiting for the answer to this request id.
+    Expire(String),
+}
+
+/// How long until the next `tasks/get`.
+#[derive(Debug, Clone, Copy)]
+enum Wait {
+    Fixed(u64),
+    /// The receiver's `pollInterval`, or the running backoff.
+    Normal,
+    /// After a failure: the normal wait or the retry backoff, whichever is longer.
+    Retry,
+}
+
+/// Why the requestor gave up on a request.
+#[derive(Debug, Clone, Copy)]
+enum Failure {
+    Timeout,
+    Transport,
+}
+
+/// A success answer to `tasks/result` that came while the task still looked
+/// running: the outcome once a status confirms the task ended.
+#[derive(Debug, Clone)]
+struct Candidate {
+    response: String,
+    /// Requests numbered above this were sent after the answer came.
+    after: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -90,21 +220,43 @@ pub(crate) struct Tracked {
     /// Last known `Task` object.
     pub task: Value,
     pub progress_token: Option<String>,
-    due: Option<u64>,
+    /// When the next `tasks/get` is due.
+    poll_due: Option<u64>,
+    /// A `tasks/get` is in flight.
     polling: bool,
+    /// Running backoff between polls when the receiver gives no interval.
     backoff: u64,
-    result_pending: bool,
-    /// A `tasks/result` answer that came before we saw a terminal status.
-    early_payload: Option<String>,
+    /// Backoff of `tasks/get` retries; back to the start after a good answer.
+    poll_retry_backoff: u64,
+    /// Backoff of `tasks/result` retries; back to the start when the status changes.
+    result_backoff: u64,
+    /// Id of the `tasks/result` in flight.
+    result_request: Option<String>,
+    /// When to send `tasks/result` again after a failure.
+    result_due: Option<u64>,
+    candidate: Option<Candidate>,
 }
 
 impl Tracked {
     pub(crate) fn new(task_id: String, method: String, task: Value, progress_token: Option<String>, backoff: u64) -> Self {
-        Tracked { task_id, method, task, progress_token, due: None, polling: false, backoff, result_pending: false, early_payload: None }
+        Tracked {
+            task_id,
+            method,
+            task,
+            progress_token,
+            poll_due: None,
+            polling: false,
+            backoff,
+            poll_retry_backoff: backoff,
+            result_backoff: backoff,
+            result_request: None,
+            result_due: None,
+            candidate: None,
+        }
     }
 
     fn status(&self) -> Option<TaskStatus> {
-        self.task.get("status").and_then(Value::as_str).and_then(TaskStatus::parse)
+        task_status(&self.task)
     }
 
     fn poll_interval(&self) -> Option<u64> {
@@ -112,7 +264,49 @@ impl Tracked {
     }
 }
 
+fn task_status(task: &Value) -> Option<TaskStatus> {
+    task.get("status").and_then(Value::as_str).and_then(TaskStatus::parse)
+}
+
+/// `tasks/result` is wanted on `input_required` (to receive the receiver's
+/// requests) and at the end (the outcome).
+fn wants_result(status: TaskStatus) -> bool {
+    status == TaskStatus::InputRequired || status.is_terminal()
+}
+
+fn error_code(error: &RawValue) -> Option<i64> {
+    serde_json::from_str::<Value>(error.get()).ok()?.get("code")?.as_i64()
+}
+
+/// An error response the requestor makes up; `kind` goes to `error.data.requestor`.
+fn own_error(id: &str, code: i64, message: &str, kind: &str) -> String {
+    let error = format!("{{\"code\":{code},\"message\":{},\"data\":{{\"requestor\":{}}}}}", json_string(message), json_string(kind));
+    jsonrpc::raw_error_response(Some(id), &error)
+}
+
+fn json_array(items: &[Box<RawValue>]) -> String {
+    format!("[{}]", items.iter().map(|t| t.get()).collect::<Vec<_>>().join(","))
+}
+
+/// The terminal status a `tasks/result` success answer implies, when it names
+/// the task in its related-task `_meta` (the spec requires it there): `failed`
+/// for a tool result with `isError`, else `completed`.
+fn implied_status(response: &str, task_id: &str) -> Option<TaskStatus> {
+    let v: Value = serde_json::from_str(response).ok()?;
+    let result = v.get("result")?;
+    if result.get("_meta")?.get(RELATED_TASK)?.get("taskId")?.as_str()? != task_id {
+        return None;
+    }
+    Some(if result.get("isError") == Some(&Value::Bool(true)) { TaskStatus::Failed } else { TaskStatus::Completed })
+}
+
 /// The requestor side of MCP tasks, for one receiver.
+///
+/// Every request it sends has a timeout ([`PollPolicy`]); a `tasks/get` or
+/// `tasks/result` that fails (timeout, transport failure reported with
+/// [`request_failed`](Self::request_failed), or an error answer that is not the
+/// task's outcome) is sent again on the poll schedule, with backoff. While a
+/// task is tracked there is always a deadline or an answer that can still come.
 ///
 /// ```
 /// use mcp_task_core::{ManualClock, Requestor, RequestorConfig, RequestorOutput};
@@ -130,11 +324,12 @@ pub struct Requestor {
     clock: Box<dyn Clock>,
     last_now: u64,
     next_id: u64,
-    pending: HashMap<String, Pending>,
+    pending: HashMap<String, Outstanding>,
     /// Side-channel requests from the receiver: raw id -> task.
     inputs: HashMap<String, String>,
     pub(crate) tasks: HashMap<String, Tracked>,
-    polls: BTreeSet<(u64, String)>,
+    /// Every deadline: polls, `tasks/result` retries, request timeouts.
+    timers: BTreeSet<(u64, Timer)>,
     outputs: VecDeque<RequestorOutput>,
 }
 
@@ -159,7 +354,7 @@ impl Requestor {
             pending: HashMap::new(),
             inputs: HashMap::new(),
             tasks: HashMap::new(),
-            polls: BTreeSet::new(),
+            timers: BTreeSet::new(),
             outputs: VecDeque::new(),
         }
     }
@@ -169,13 +364,23 @@ impl Requestor {
         self.last_now
     }
 
-    fn send_request(&mut self, method: &str, params: &str, pending: Pending) -> String {
+    fn send_request(&mut self, method: &str, params: &str, pending: Pending, timeout_ms: u64) -> String {
+        let now = self.now();
         self.next_id += 1;
         let id = json_string(&format!("{}{}", self.config.request_id_prefix, self.next_id));
         let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{},\"params\":{params}}}", json_string(method));
-        self.pending.insert(id.clone(), pending);
+        // At least 1 ms, so that a request never expires the moment it is sent.
+        let deadline = now.saturating_add(timeout_ms.max(1));
+        self.timers.insert((deadline, Timer::Expire(id.clone())));
+        self.pending.insert(id.clone(), Outstanding { what: pending, sent_at: now, deadline });
         self.outputs.push_back(RequestorOutput::Send(message));
         id
+    }
+
+    fn take_pending(&mut self, id: &str) -> Option<Outstanding> {
+        let out = self.pending.remove(id)?;
+        self.timers.remove(&(out.deadline, Timer::Expire(id.to_owned())));
+        Some(out)
     }
 
     fn event(&mut self, event: RequestorEvent) {
@@ -186,7 +391,10 @@ impl Requestor {
     /// request, `Some(ttl)` to augment it (`Some(None)`: no `ttl`, the receiver's
     /// default). `progress_token` (raw JSON string or number) goes into
     /// `_meta.progressToken` and stays valid for the task's life. Returns the
-    /// call id (the request's raw JSON id) that events refer to.
+    /// call id (the request's raw JSON id) that events refer to. Without an
+    /// answer within [`PollPolicy::request_timeout_ms`] (task-augmented) or
+    /// [`PollPolicy::result_timeout_ms`] (plain), the call is reported as
+    /// [`CallRefused`](RequestorEvent::CallRefused).
     pub fn call(
         &mut self,
         method: &str,
@@ -216,9 +424,11 @@ impl Requestor {
             meta.insert("progressToken".to_owned(), token);
         }
         let params = Value::Object(params).to_string();
-        let pending =
-            Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented: task.is_some() };
-        Ok(self.send_request(method, &params, pending))
+        let augmented = task.is_some();
+        // A plain request runs to its end before it is answered, like a blocking tasks/result.
+        let timeout = if augmented { self.config.poll.request_timeout_ms } else { self.config.poll.result_timeout_ms };
+        let pending = Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented };
+        Ok(self.send_request(method, &params, pending, timeout))
     }
 
     /// Answers the receiver's side-channel request `request_id` with a result
@@ -258,13 +468,39 @@ impl Requestor {
             return Err(HostError::UnknownTask { task_id: task_id.to_owned() });
         }
         let params = format!("{{\"taskId\":{}}}", json_string(task_id));
-        Ok(self.send_request("tasks/cancel", &params, Pending::Cancel { task_id: task_id.to_owned() }))
+        let timeout = self.config.poll.request_timeout_ms;
+        Ok(self.send_request("tasks/cancel", &params, Pending::Cancel { task_id: task_id.to_owned() }, timeout))
     }
 
-    /// Lists every task the receiver shows us, following `nextCursor` to the
-    /// end (answered by [`RequestorEvent::Listed`]).
+    /// Lists every task the receiver shows us, one page at a time, following
+    /// `nextCursor` to the end (answered by [`RequestorEvent::Listed`]). A
+    /// repeated cursor, or more than [`RequestorConfig::max_list_pages`] pages,
+    /// ends it with an error.
     pub fn list(&mut self) -> String {
-        self.send_request("tasks/list", "{}", Pending::List { tasks: Vec::new() })
+        let timeout = self.config.poll.request_timeout_ms;
+        self.send_request("tasks/list", "{}", Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() }, timeout)
+    }
+
+    /// Tells the requestor that its request `request_id` (the raw JSON id, as
+    /// in [`RequestorOutput::request_id`]; an unquoted string id is accepted
+    /// too) failed in transport: it could not be sent, or the stream that
+    /// would carry its answer was dropped. The requestor stops waiting for it
+    /// and recovers as after a timeout: a `tasks/get` or `tasks/result` is sent
+    /// again on the poll schedule; a call, cancel or list is reported failed.
+    /// Returns whether it was a request still awaiting its answer.
+    pub fn request_failed(&mut self, request_id: &str) -> bool {
+        let id = if self.pending.contains_key(request_id) {
+            request_id.to_owned()
+        } else {
+            let quoted = json_string(request_id);
+            if !self.pending.contains_key(&quoted) {
+                return false;
+            }
+            quoted
+        };
+        self.now();
+        self.give_up(&id, Failure::Transport);
+        true
     }
 
     /// The last known `Task` JSON of a tracked task.
@@ -282,8 +518,11 @@ impl Requestor {
     /// Stops tracking a task (no more polls or events for it).
     pub fn forget(&mut self, task_id: &str) {
         if let Some(t) = self.tasks.remove(task_id) {
-            if let Some(due) = t.due {
-                self.polls.remove(&(due, t.task_id));
+            if let Some(due) = t.poll_due {
+                self.timers.remove(&(due, Timer::Poll(t.task_id.clone())));
+            }
+            if let Some(due) = t.result_due {
+                self.timers.remove(&(due, Timer::Result(t.task_id)));
             }
         }
         self.inputs.retain(|_, owner| owner != task_id);
@@ -294,98 +533,225 @@ impl Requestor {
         self.outputs.pop_front()
     }
 
-    /// When the next poll is due (epoch ms), or `None`.
+    /// When [`handle_timeout`](Self::handle_timeout) is next due (epoch ms): a
+    /// poll, a retry or a request timeout; `None` when nothing is tracked or
+    /// awaited. It may be far off (a receiver's long `pollInterval`).
     pub fn next_deadline(&self) -> Option<u64> {
-        self.polls.first().map(|(due, _)| *due)
+        self.timers.first().map(|(due, _)| *due)
     }
 
-    /// Sends the `tasks/get` polls that are due. Harmless when early or repeated.
+    /// Sends the polls and retries that are due and gives up on requests past
+    /// their timeout. Harmless when early or repeated.
     pub fn handle_timeout(&mut self) {
         let now = self.now();
-        while let Some((due, task_id)) = self.polls.first().cloned() {
+        while let Some((due, timer)) = self.timers.first().cloned() {
             if due > now {
                 break;
             }
-            self.polls.remove(&(due, task_id.clone()));
-            let Some(t) = self.tasks.get_mut(&task_id) else { continue };
-            t.due = None;
-            if t.polling {
-                continue;
+            self.timers.remove(&(due, timer.clone()));
+            match timer {
+                Timer::Poll(task_id) => {
+                    let Some(t) = self.tasks.get_mut(&task_id) else { continue };
+                    t.poll_due = None;
+                    self.poll(&task_id);
+                }
+                Timer::Result(task_id) => {
+                    let Some(t) = self.tasks.get_mut(&task_id) else { continue };
+                    t.result_due = None;
+                    if t.status().is_some_and(wants_result) {
+                        self.fetch_result(&task_id);
+                    }
+                }
+                Timer::Expire(id) => self.give_up(&id, Failure::Timeout),
             }
-            t.polling = true;
-            let params = format!("{{\"taskId\":{}}}", json_string(&task_id));
-            self.send_request("tasks/get", &params, Pending::Get { task_id });
         }
     }
 
-    fn schedule(&mut self, task_id: &str, wait: Option<u64>) {
-        let now = self.now();
-        let policy = self.config.poll.clone();
+    /// Sends a `tasks/get` now, unless one is in flight.
+    fn poll(&mut self, task_id: &str) {
         let Some(t) = self.tasks.get_mut(task_id) else { return };
-        if let Some(due) = t.due.take() {
-            self.polls.remove(&(due, t.task_id.clone()));
+        if t.polling {
+            return;
         }
-        let wait = wait.unwrap_or_else(|| policy.next_wait(t.poll_interval(), &mut t.backoff));
+        t.polling = true;
+        let params = format!("{{\"taskId\":{}}}", json_string(task_id));
+        let pending = Pending::Get { task_id: task_id.to_owned(), seq: self.next_id + 1 };
+        let timeout = self.config.poll.request_timeout_ms;
+        self.send_request("tasks/get", &params, pending, timeout);
+    }
+
+    fn schedule(&mut self, task_id: &str, wait: Wait) {
+        let now = self.now();
+        let policy = &self.config.poll;
+        let Some(t) = self.tasks.get_mut(task_id) else { return };
+        if let Some(due) = t.poll_due.take() {
+            self.timers.remove(&(due, Timer::Poll(t.task_id.clone())));
+        }
+        let wait = match wait {
+            Wait::Fixed(ms) => ms,
+            Wait::Normal => policy.next_wait(t.poll_interval(), &mut t.backoff),
+            Wait::Retry => policy.retry_wait(t.poll_interval(), &mut t.poll_retry_backoff),
+        };
         let due = now.saturating_add(wait);
-        t.due = Some(due);
-        self.polls.insert((due, t.task_id.clone()));
+        t.poll_due = Some(due);
+        self.timers.insert((due, Timer::Poll(t.task_id.clone())));
     }
 
     fn unschedule(&mut self, task_id: &str) {
         if let Some(t) = self.tasks.get_mut(task_id) {
-            if let Some(due) = t.due.take() {
-                self.polls.remove(&(due, t.task_id.clone()));
+            if let Some(due) = t.poll_due.take() {
+                self.timers.remove(&(due, Timer::Poll(t.task_id.clone())));
             }
         }
     }
 
+    /// Sends `tasks/result`, unless one is in flight or a retry is already scheduled.
     fn fetch_result(&mut self, task_id: &str) {
-        let Some(t) = self.tasks.get_mut(task_id) else { return };
-        if t.result_pending {
+        let Some(t) = self.tasks.get(task_id) else { return };
+        if t.result_request.is_some() || t.result_due.is_some() {
             return;
         }
-        t.result_pending = true;
+        // Once the task has ended the answer comes at once; before, it blocks until the end.
+        let timeout = if t.status().is_some_and(TaskStatus::is_terminal) {
+            self.config.poll.request_timeout_ms
+        } else {
+            self.config.poll.result_timeout_ms
+        };
         let params = format!("{{\"taskId\":{}}}", json_string(task_id));
-        self.send_request("tasks/result", &params, Pending::Result { task_id: task_id.to_owned() });
+        let id = self.send_request("tasks/result", &params, Pending::Result { task_id: task_id.to_owned() }, timeout);
+        if let Some(t) = self.tasks.get_mut(task_id) {
+            t.result_request = Some(id);
+        }
     }
 
-    fn finish(&mut self, task_id: &str, response: String) {
-        let status = self.tasks.get(task_id).and_then(Tracked::status).unwrap_or(TaskStatus::Completed);
+    /// Schedules the next `tasks/result` after a failure, with backoff.
+    fn retry_result(&mut self, task_id: &str) {
+        let now = self.now();
+        let policy = &self.config.poll;
+        let Some(t) = self.tasks.get_mut(task_id) else { return };
+        if let Some(due) = t.result_due.take() {
+            self.timers.remove(&(due, Timer::Result(t.task_id.clone())));
+        }
+        let due = now.saturating_add(policy.retry_wait(t.poll_interval(), &mut t.result_backoff));
+        t.result_due = Some(due);
+        self.timers.insert((due, Timer::Result(t.task_id.clone())));
+    }
+
+    /// The task ended: a blocking `tasks/result` in flight should now be
+    /// answered promptly, so it gets the shorter request timeout.
+    fn tighten_result_timeout(&mut self, task_id: &str) {
+        let Some(id) = self.tasks.get(task_id).and_then(|t| t.result_request.clone()) else { return };
+        let limit = self.last_now.saturating_add(self.config.poll.request_timeout_ms.max(1));
+        let Some(out) = self.pending.get_mut(&id) else { return };
+        if out.deadline > limit {
+            self.timers.remove(&(out.deadline, Timer::Expire(id.clone())));
+            out.deadline = limit;
+            self.timers.insert((limit, Timer::Expire(id)));
+        }
+    }
+
+    fn finish(&mut self, task_id: &str, status: TaskStatus, response: String) {
         self.forget(task_id);
         self.event(RequestorEvent::Finished { task_id: task_id.to_owned(), status, response });
     }
 
-    /// Takes in a new view of a task (from `tasks/get`, a notification, a cancel answer).
-    fn update(&mut self, task_id: &str, task: Value) {
+    /// The receiver no longer knows the task. A success answer to
+    /// `tasks/result` we hold, naming the task, is still its outcome.
+    fn gone(&mut self, task_id: &str, error: &str) {
+        let candidate = self.tasks.get_mut(task_id).and_then(|t| t.candidate.take());
+        self.forget(task_id);
+        match candidate.and_then(|c| implied_status(&c.response, task_id).map(|s| (s, c.response))) {
+            Some((status, response)) => self.event(RequestorEvent::Finished { task_id: task_id.to_owned(), status, response }),
+            None => self.event(RequestorEvent::Lost { task_id: task_id.to_owned(), error: error.to_owned() }),
+        }
+    }
+
+    fn retrying(&mut self, task_id: &str, method: &str, response: String) {
+        self.event(RequestorEvent::Retrying { task_id: task_id.to_owned(), method: method.to_owned(), response });
+    }
+
+    /// Stops waiting for request `id` and recovers: tasks/get and tasks/result
+    /// are retried on the schedule, the others reported failed.
+    fn give_up(&mut self, id: &str, failure: Failure) {
+        let Some(out) = self.take_pending(id) else { return };
+        let method = out.what.method().to_owned();
+        let response = match failure {
+            Failure::Timeout => {
+                let waited = self.last_now.saturating_sub(out.sent_at);
+                own_error(id, TIMED_OUT, &format!("Request timed out: no answer to {method} within {waited} ms"), "timeout")
+            }
+            Failure::Transport => own_error(
+                id,
+                TRANSPORT_FAILED,
+                &format!("Request failed: the host reported {method} or its answer lost in transport"),
+                "transport",
+            ),
+        };
+        match out.what {
+            Pending::Call { .. } => self.event(RequestorEvent::CallRefused { call_id: id.to_owned(), response }),
+            Pending::Get { task_id, .. } => {
+                let Some(t) = self.tasks.get_mut(&task_id) else { return };
+                t.polling = false;
+                self.retrying(&task_id, &method, response);
+                self.schedule(&task_id, Wait::Retry);
+            }
+            Pending::Result { task_id } => {
+                let Some(t) = self.tasks.get_mut(&task_id) else { return };
+                t.result_request = None;
+                // While the task just runs, no tasks/result is needed until its status says so.
+                if t.status().is_some_and(wants_result) {
+                    self.retrying(&task_id, &method, response);
+                    self.retry_result(&task_id);
+                }
+            }
+            Pending::Cancel { task_id } => self.event(RequestorEvent::CancelAnswered { task_id, response }),
+            Pending::List { tasks, .. } => self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(response) }),
+        }
+    }
+
+    /// Takes in a new view of a task (from `tasks/get`, a notification, a
+    /// cancel answer). `seq`: the number of the `tasks/get` that brought it.
+    fn update(&mut self, task_id: &str, task: Value, seq: Option<u64>) {
+        let Some(status) = task_status(&task) else { return };
+        let initial_backoff = self.config.poll.initial_backoff_ms;
         let Some(t) = self.tasks.get_mut(task_id) else { return };
+        if t.status().is_some_and(TaskStatus::is_terminal) && !status.is_terminal() {
+            // A terminal status is final: this view is older than the one we hold.
+            return;
+        }
         let changed = ["status", "statusMessage", "lastUpdatedAt"].iter().any(|k| t.task.get(*k) != task.get(*k));
+        if t.task.get("status") != task.get("status") {
+            t.result_backoff = initial_backoff;
+        }
         t.task = task;
-        let status = t.status();
-        let early = t.early_payload.take();
         if changed {
             let task = t.task.to_string();
             self.event(RequestorEvent::Status { task_id: task_id.to_owned(), task });
         }
-        match status {
-            Some(s) if s.is_terminal() => {
-                self.unschedule(task_id);
-                match early {
-                    Some(payload) => self.finish(task_id, payload),
-                    // For a cancelled task this brings the receiver's "no result" answer.
-                    None => self.fetch_result(task_id),
+        if status.is_terminal() {
+            self.unschedule(task_id);
+            match self.tasks.get_mut(task_id).and_then(|t| t.candidate.take()) {
+                Some(candidate) => self.finish(task_id, status, candidate.response),
+                // For a cancelled task this brings the receiver's "no result" answer.
+                None => {
+                    self.tighten_result_timeout(task_id);
+                    self.fetch_result(task_id);
                 }
             }
-            Some(TaskStatus::InputRequired) => {
-                if let Some(t) = self.tasks.get_mut(task_id) {
-                    t.early_payload = early;
-                }
-                self.fetch_result(task_id);
-            }
-            _ => {
-                if let Some(t) = self.tasks.get_mut(task_id) {
-                    t.early_payload = early;
-                }
-            }
+            return;
+        }
+        let stale = self.tasks.get_mut(task_id).and_then(|t| match (&t.candidate, seq) {
+            (Some(c), Some(seq)) if seq > c.after => t.candidate.take(),
+            _ => None,
+        });
+        if let Some(candidate) = stale {
+            // A tasks/get sent after that answer still shows the task running:
+            // the answer was not the outcome. Ask again later.
+            self.retrying(task_id, "tasks/result", candidate.response);
+            self.retry_result(task_id);
+        }
+        if status == TaskStatus::InputRequired {
+            self.fetch_result(task_id);
         }
     }
 
@@ -397,8 +763,8 @@ impl Requestor {
             Err(_) => return self.event(RequestorEvent::Forward { message: message.to_owned() }),
         };
         match parsed {
-            Incoming::Response { id, result, error } => match self.pending.remove(id) {
-                Some(pending) => self.on_response(id, pending, result, error, message),
+            Incoming::Response { id, result, error } => match self.take_pending(id) {
+                Some(out) => self.on_response(id, out.what, result, error, message),
                 None => self.event(RequestorEvent::Forward { message: message.to_owned() }),
             },
             Incoming::Notification { method, params } => self.on_notification(&method, params, message),
@@ -417,12 +783,13 @@ impl Requestor {
         match method {
             "notifications/tasks/status" => {
                 let task_id = params.as_ref().and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned);
+                let valid = params.as_ref().and_then(task_status).is_some();
                 match (task_id, params) {
-                    (Some(id), Some(mut task)) if self.tasks.contains_key(&id) => {
+                    (Some(id), Some(mut task)) if valid && self.tasks.contains_key(&id) => {
                         if let Some(obj) = task.as_object_mut() {
                             obj.remove("_meta");
                         }
-                        self.update(&id, task);
+                        self.update(&id, task, None);
                     }
                     _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
                 }
@@ -457,68 +824,80 @@ impl Requestor {
                     (None, Some(task)) if augmented => {
                         let task = task.clone();
                         let task_id = task["taskId"].as_str().unwrap_or_default().to_owned();
+                        // A reused ID starts over: no timers of the old one linger.
+                        self.forget(&task_id);
                         let backoff = self.config.poll.initial_backoff_ms;
                         self.tasks.insert(task_id.clone(), Tracked::new(task_id.clone(), method, Value::Null, progress_token, backoff));
                         self.event(RequestorEvent::Created { call_id: id.to_owned(), task_id: task_id.clone(), task: task.to_string() });
                         // Seed the last known state without a Status event for the creation itself.
+                        let status = task_status(&task);
                         if let Some(t) = self.tasks.get_mut(&task_id) {
                             t.task = task;
                         }
-                        match self.tasks.get(&task_id).and_then(Tracked::status) {
-                            Some(s) if s.is_terminal() || s == TaskStatus::InputRequired => self.fetch_result(&task_id),
-                            _ => {}
+                        if status.is_some_and(wants_result) {
+                            self.fetch_result(&task_id);
                         }
-                        if self.tasks.get(&task_id).and_then(Tracked::status).is_some_and(|s| !s.is_terminal()) {
-                            self.schedule(&task_id, None);
+                        // Poll while it runs, and when the status is unreadable (to learn it).
+                        if !status.is_some_and(TaskStatus::is_terminal) {
+                            self.schedule(&task_id, Wait::Normal);
                         }
                     }
                     _ => self.event(RequestorEvent::PlainResponse { call_id: id.to_owned(), response: message.to_owned() }),
                 }
             }
-            Pending::Get { task_id } => {
+            Pending::Get { task_id, seq } => {
                 let Some(t) = self.tasks.get_mut(&task_id) else { return };
                 t.polling = false;
-                match (error, result_value) {
-                    (Some(e), _) => {
-                        let code = serde_json::from_str::<Value>(e.get()).ok().and_then(|v| v.get("code").and_then(Value::as_i64));
-                        if code == Some(jsonrpc::INVALID_PARAMS) {
-                            let early = t.early_payload.take();
-                            match early {
-                                // We already hold the payload: the task finished, then vanished.
-                                Some(payload) => self.finish(&task_id, payload),
-                                None => {
-                                    self.forget(&task_id);
-                                    self.event(RequestorEvent::Lost { task_id, error: e.get().to_owned() });
-                                }
-                            }
-                        } else {
-                            self.schedule(&task_id, None);
-                        }
-                    }
-                    (None, Some(mut task)) => {
+                let task = result_value.filter(|v| error.is_none() && task_status(v).is_some());
+                match (error, task) {
+                    (Some(e), _) if error_code(e) == Some(INVALID_PARAMS) => self.gone(&task_id, e.get()),
+                    (_, Some(mut task)) => {
                         if let Some(obj) = task.as_object_mut() {
                             obj.remove("_meta");
                         }
-                        self.update(&task_id, task);
-                        if self.tasks.get(&task_id).and_then(Tracked::status).is_some_and(|s| !s.is_terminal()) {
-                            self.schedule(&task_id, None);
+                        t.poll_retry_backoff = self.config.poll.initial_backoff_ms;
+                        self.update(&task_id, task, Some(seq));
+                        let Some(t) = self.tasks.get(&task_id) else { return };
+                        if !t.status().is_some_and(TaskStatus::is_terminal) {
+                            if t.candidate.is_some() {
+                                // This view predates the tasks/result answer we hold: check again now.
+                                self.poll(&task_id);
+                            } else {
+                                self.schedule(&task_id, Wait::Normal);
+                            }
                         }
                     }
-                    (None, None) => self.schedule(&task_id, None),
+                    // An error (rate limit, internal...) or an unreadable answer: try again later.
+                    _ => {
+                        self.retrying(&task_id, "tasks/get", message.to_owned());
+                        self.schedule(&task_id, Wait::Retry);
+                    }
                 }
             }
             Pending::Result { task_id } => {
                 let Some(t) = self.tasks.get_mut(&task_id) else { return };
-                t.result_pending = false;
-                if t.status().is_some_and(TaskStatus::is_terminal) {
-                    self.finish(&task_id, message.to_owned());
-                } else {
-                    // Answered before we saw the end (or an error while it runs):
-                    // keep it and poll now to learn the final status.
-                    t.early_payload = Some(message.to_owned());
-                    if !t.polling {
-                        self.schedule(&task_id, Some(0));
-                        self.handle_timeout();
+                t.result_request = None;
+                match (t.status(), error) {
+                    // A completed task has a result, not an error: this one is the receiver's.
+                    (Some(TaskStatus::Completed), Some(e)) if error_code(e) == Some(INVALID_PARAMS) => self.gone(&task_id, e.get()),
+                    (Some(TaskStatus::Completed), Some(_)) => {
+                        self.retrying(&task_id, "tasks/result", message.to_owned());
+                        self.retry_result(&task_id);
+                    }
+                    // Known terminal: whatever the receiver answers now is the outcome.
+                    (Some(status), _) if status.is_terminal() => self.finish(&task_id, status, message.to_owned()),
+                    // An error while the task looks running: a receiver error (rate
+                    // limit...), or its failure that we will read again once the
+                    // status shows it. Not the outcome yet.
+                    (_, Some(_)) => {
+                        self.retrying(&task_id, "tasks/result", message.to_owned());
+                        self.retry_result(&task_id);
+                    }
+                    // A result before we saw the end: the outcome once a tasks/get
+                    // sent from now on shows a terminal status.
+                    (_, None) => {
+                        t.candidate = Some(Candidate { response: message.to_owned(), after: self.next_id });
+                        self.poll(&task_id);
                     }
                 }
             }
@@ -529,7 +908,7 @@ impl Requestor {
                     }
                     self.event(RequestorEvent::CancelAnswered { task_id: task_id.clone(), response: message.to_owned() });
                     let cancelled = task.get("status").and_then(Value::as_str) == Some("cancelled");
-                    self.update(&task_id, task);
+                    self.update(&task_id, task, None);
                     if cancelled {
                         // Nothing more to collect from a cancelled task.
                         self.forget(&task_id);
@@ -538,10 +917,9 @@ impl Requestor {
                     self.event(RequestorEvent::CancelAnswered { task_id, response: message.to_owned() });
                 }
             }
-            Pending::List { mut tasks } => {
+            Pending::List { mut tasks, pages, mut cursors } => {
                 if error.is_some() {
-                    let all = format!("[{}]", tasks.iter().map(|t| t.get()).collect::<Vec<_>>().join(","));
-                    return self.event(RequestorEvent::Listed { tasks: all, error: Some(message.to_owned()) });
+                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(message.to_owned()) });
                 }
                 #[derive(serde::Deserialize)]
                 struct Page {
@@ -552,17 +930,49 @@ impl Requestor {
                 }
                 let page: Option<Page> = result.and_then(|r| serde_json::from_str(r.get()).ok());
                 let Some(page) = page else {
-                    return self.event(RequestorEvent::Listed { tasks: "[]".to_owned(), error: Some(message.to_owned()) });
+                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(message.to_owned()) });
                 };
                 tasks.extend(page.tasks);
-                match page.next_cursor {
-                    Some(cursor) if tasks.len() < 1_000_000 => {
-                        let params = format!("{{\"cursor\":{}}}", json_string(&cursor));
-                        self.send_request("tasks/list", &params, Pending::List { tasks });
+                let pages = pages + 1;
+                let Some(cursor) = page.next_cursor else {
+                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: None });
+                };
+                let cursor_hash = {
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    cursor.hash(&mut h);
+                    h.finish()
+                };
+                let stop = if cursors.contains(&cursor_hash) {
+                    let shown: String = cursor.chars().take(100).collect();
+                    Some((
+                        format!(
+                            "tasks/list stopped: the receiver repeated the cursor {} (it would list the same pages forever)",
+                            json_string(&shown)
+                        ),
+                        "repeatedCursor",
+                    ))
+                } else if pages >= self.config.max_list_pages.max(1) || tasks.len() >= MAX_LISTED_TASKS {
+                    Some((
+                        format!(
+                            "tasks/list stopped after {pages} pages ({} tasks): the requestor's page limit is {}",
+                            tasks.len(),
+                            self.config.max_list_pages.max(1)
+                        ),
+                        "pageLimit",
+                    ))
+                } else {
+                    None
+                };
+                match stop {
+                    Some((why, kind)) => {
+                        let error = own_error(id, INTERNAL_ERROR, &why, kind);
+                        self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(error) });
                     }
-                    _ => {
-                        let all = format!("[{}]", tasks.iter().map(|t| t.get()).collect::<Vec<_>>().join(","));
-                        self.event(RequestorEvent::Listed { tasks: all, error: None });
+                    None => {
+                        let params = format!("{{\"cursor\":{}}}", json_string(&cursor));
+                        cursors.insert(cursor_hash);
+                        let timeout = self.config.poll.request_timeout_ms;
+                        self.send_request("tasks/list", &params, Pending::List { tasks, pages, cursors }, timeout);
                     }
                 }
             }

@@ -55,7 +55,7 @@ impl Requestor {
             let backoff = self.config.poll.initial_backoff_ms;
             let id = s.task_id.clone();
             self.tasks.insert(id.clone(), Tracked::new(s.task_id, s.method, s.task, s.progress_token, backoff));
-            self.schedule(&id, Some(0));
+            self.schedule(&id, super::Wait::Fixed(0));
             added += 1;
         }
         Ok(added)

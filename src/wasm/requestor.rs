@@ -41,7 +41,8 @@ pub struct TaskRequestor {
 
 #[wasm_bindgen(js_class = TaskRequestor)]
 impl TaskRequestor {
-    /// `new TaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestIdPrefix? })`.
+    /// `new TaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
+    /// resultTimeoutMs?, maxListPages?, requestIdPrefix? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskRequestor, JsValue> {
         let mut config = RequestorConfig::default();
@@ -59,7 +60,12 @@ impl TaskRequestor {
                 floor_ms: number(&options, "pollFloorMs")?.unwrap_or(d.floor_ms),
                 ceiling_ms: number(&options, "pollCeilingMs")?.unwrap_or(d.ceiling_ms),
                 initial_backoff_ms: number(&options, "initialBackoffMs")?.unwrap_or(d.initial_backoff_ms),
+                request_timeout_ms: number(&options, "requestTimeoutMs")?.unwrap_or(d.request_timeout_ms),
+                result_timeout_ms: number(&options, "resultTimeoutMs")?.unwrap_or(d.result_timeout_ms),
             };
+            if let Some(pages) = number(&options, "maxListPages")? {
+                config.max_list_pages = usize::try_from(pages).unwrap_or(usize::MAX);
+            }
             if let Some(prefix) = Reflect::get(&options, &"requestIdPrefix".into()).ok().and_then(|v| v.as_string()) {
                 config.request_id_prefix = prefix;
             }
@@ -133,15 +139,24 @@ impl TaskRequestor {
         self.inner.list()
     }
 
+    /// The transport lost request `requestId` (a `send` output's `requestId`): the
+    /// requestor stops waiting for it and recovers. Returns whether it was awaited.
+    #[wasm_bindgen(js_name = requestFailed)]
+    pub fn request_failed(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue) -> Result<bool, JsValue> {
+        Ok(self.inner.request_failed(&string_arg(&request_id, "requestId")?))
+    }
+
     /// The next output, or `null`.
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.inner.poll_output() else { return JsValue::NULL };
         let obj = Object::new();
+        let request_id = out.request_id();
         match out {
             RequestorOutput::Send(message) => {
                 set(&obj, "kind", "send");
                 set(&obj, "message", message);
+                set(&obj, "requestId", opt_str(request_id));
             }
             RequestorOutput::Event(e) => match e {
                 RequestorEvent::Created { call_id, task_id, task } => {
@@ -187,6 +202,12 @@ impl TaskRequestor {
                     set(&obj, "taskId", task_id);
                     set(&obj, "error", error);
                 }
+                RequestorEvent::Retrying { task_id, method, response } => {
+                    set(&obj, "kind", "retrying");
+                    set(&obj, "taskId", task_id);
+                    set(&obj, "method", method);
+                    set(&obj, "response", response);
+                }
                 RequestorEvent::CancelAnswered { task_id, response } => {
                     set(&obj, "kind", "cancelAnswered");
                     set(&obj, "taskId", task_id);
@@ -206,13 +227,13 @@ impl TaskRequestor {
         obj.into()
     }
 
-    /// Epoch ms of the next due poll, or `null`.
+    /// Epoch ms of the next due poll, retry or request timeout, or `null`.
     #[wasm_bindgen(js_name = nextDeadline, unchecked_return_type = "number | null")]
     pub fn next_deadline(&self) -> JsValue {
         self.inner.next_deadline().map_or(JsValue::NULL, |ms| JsValue::from(ms as f64))
     }
 
-    /// Sends the polls that are due.
+    /// Sends the polls and retries that are due; gives up on requests past their timeout.
     #[wasm_bindgen(js_name = handleTimeout)]
     pub fn handle_timeout(&mut self) {
         self.inner.handle_timeout();
