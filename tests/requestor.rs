@@ -317,7 +317,7 @@ fn refused_calls_and_listing() {
         p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
     }
     p.pump();
-    p.requestor.list();
+    p.requestor.list().unwrap();
     p.pump();
     let listed = p.events.iter().find_map(|e| match e {
         RequestorEvent::Listed { tasks, error: None } => Some(serde_json::from_str::<Vec<Value>>(tasks).unwrap()),
@@ -746,7 +746,7 @@ fn long_poll_interval_is_honoured() {
 #[test]
 fn list_stops_on_a_repeated_cursor() {
     let mut s = Scripted::new(RequestorConfig::default());
-    s.requestor.list();
+    s.requestor.list().unwrap();
     let mut requests = 0;
     for _ in 0..1_000 {
         let sent = s.drain();
@@ -769,7 +769,7 @@ fn list_stops_on_a_repeated_cursor() {
 #[test]
 fn list_stops_at_the_page_limit() {
     let mut s = Scripted::new(RequestorConfig::default());
-    s.requestor.list();
+    s.requestor.list().unwrap();
     let mut requests = 0;
     for n in 0..100_000 {
         let sent = s.drain();
@@ -860,7 +860,7 @@ fn calls_cancels_and_lists_without_an_answer_are_reported_failed() {
     let mut s = Scripted::new(RequestorConfig { poll, ..Default::default() });
     let task_call = s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
     let plain_call = s.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), None, None).unwrap();
-    s.requestor.list();
+    s.requestor.list().unwrap();
     assert_eq!(s.drain().len(), 3);
     assert_eq!(s.requestor.next_deadline(), Some(T0 + 5_000), "the request timeout");
     assert!(s.tick(T0 + 5_000));
@@ -936,7 +936,7 @@ fn a_blocking_tasks_result_gets_the_longer_timeout_until_the_task_ends() {
 #[test]
 fn max_list_pages_is_configurable() {
     let mut s = Scripted::new(RequestorConfig { max_list_pages: 3, ..Default::default() });
-    s.requestor.list();
+    s.requestor.list().unwrap();
     let mut pages = 0;
     while let Some(request) = s.drain().pop() {
         pages += 1;
@@ -1052,7 +1052,7 @@ mod random_receivers {
                     assert!(s.requestor.next_deadline().is_none_or(|d| d > now), "a deadline left in the past");
                 }
                 Act::List => {
-                    s.requestor.list();
+                    s.requestor.list().unwrap();
                 }
                 Act::Cancel => {
                     if let Some(id) = s.requestor.tracked().first() {

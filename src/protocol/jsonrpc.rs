@@ -378,6 +378,29 @@ pub(crate) fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
+/// Sets the top-level member `key` of a JSON object text to `value` (raw
+/// JSON), replacing it when present, first otherwise; every other member is
+/// kept byte for byte. `None` when `object` is not an object.
+pub(crate) fn with_member(object: &str, key: &str, value: &str) -> Option<String> {
+    let members = object_members(object)?;
+    let mut out = String::with_capacity(object.len() + key.len() + value.len() + 4);
+    out.push('{');
+    out.push_str(&json_string(key));
+    out.push(':');
+    out.push_str(value);
+    for m in members.iter().filter(|m| m.key != key) {
+        out.push(',');
+        out.push_str(&object[m.span.clone()]);
+    }
+    out.push('}');
+    Some(out)
+}
+
+/// The raw value of the top-level member `key` of a JSON object text.
+pub(crate) fn member<'a>(object: &'a str, key: &str) -> Option<&'a str> {
+    object_members(object)?.into_iter().find(|m| m.key == key).map(|m| m.value)
+}
+
 #[derive(Deserialize)]
 struct MetaProbe<'a> {
     #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]

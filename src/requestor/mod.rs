@@ -13,8 +13,10 @@ pub use schedule::PollPolicy;
 
 use crate::core::TaskStatus;
 use crate::error::HostError;
+use crate::protocol::extension;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::legacy::{related_task_value, RELATED_TASK};
+use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
 use crate::time::Clock;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -41,12 +43,29 @@ pub struct RequestorConfig {
     /// Pages one [`Requestor::list`] fetches at most; at the limit it stops
     /// with an error (a receiver could hand out new cursors forever). Default 1 000.
     pub max_list_pages: usize,
+    /// The task surface the receiver speaks (see [`Requestor::use_server_info`]
+    /// to read it from the receiver's `server/discover` or `initialize` answer).
+    pub dialect: Dialect,
 }
 
 impl Default for RequestorConfig {
     fn default() -> Self {
-        RequestorConfig { poll: PollPolicy::default(), request_id_prefix: "mcp-task-core:".to_owned(), max_list_pages: 1_000 }
+        RequestorConfig {
+            poll: PollPolicy::default(),
+            request_id_prefix: "mcp-task-core:".to_owned(),
+            max_list_pages: 1_000,
+            dialect: Dialect::Legacy,
+        }
     }
+}
+
+/// `_meta` every 2026-07-28 request of ours carries: the protocol version and
+/// the per-request declaration of the tasks extension.
+fn extension_meta_entries() -> [(&'static str, String); 2] {
+    [
+        (extension::PROTOCOL_VERSION_META, json_string(EXTENSION_PROTOCOL_VERSION)),
+        (extension::CLIENT_CAPABILITIES_META, format!("{{\"extensions\":{{{}:{{}}}}}}", json_string(extension::EXTENSION_ID))),
+    ]
 }
 
 /// One item from [`Requestor::poll_output`].
@@ -77,6 +96,26 @@ impl RequestorOutput {
             Ok(Incoming::Request { id, .. }) => Some(id.to_owned()),
             _ => None,
         }
+    }
+
+    /// The `Mcp-Name` header a Streamable HTTP transport sets for this request
+    /// (2026-07-28): `params.taskId` of `tasks/*`, `params.name` of `tools/call`.
+    ///
+    /// ```
+    /// use mcp_task_core::RequestorOutput;
+    /// let get = RequestorOutput::Send(r#"{"jsonrpc":"2.0","id":1,"method":"tasks/get","params":{"taskId":"t-1"}}"#.into());
+    /// assert_eq!(get.mcp_name().as_deref(), Some("t-1"));
+    /// ```
+    pub fn mcp_name(&self) -> Option<String> {
+        let RequestorOutput::Send(message) = self else { return None };
+        let Ok(Incoming::Request { method, params, .. }) = jsonrpc::parse(message, usize::MAX, usize::MAX) else { return None };
+        let key = match method.as_ref() {
+            "tools/call" => "name",
+            m if m.starts_with("tasks/") => "taskId",
+            _ => return None,
+        };
+        let raw = jsonrpc::member(params?.get(), key)?;
+        serde_json::from_str::<String>(raw).ok()
     }
 }
 
@@ -148,6 +187,11 @@ enum Pending {
     Cancel {
         task_id: String,
     },
+    /// A `tasks/update` answering the task's input request `key` (tasks extension).
+    Update {
+        task_id: String,
+        key: String,
+    },
     List {
         tasks: Vec<Box<RawValue>>,
         pages: usize,
@@ -163,6 +207,7 @@ impl Pending {
             Pending::Get { .. } => "tasks/get",
             Pending::Result { .. } => "tasks/result",
             Pending::Cancel { .. } => "tasks/cancel",
+            Pending::Update { .. } => "tasks/update",
             Pending::List { .. } => "tasks/list",
         }
     }
@@ -235,6 +280,10 @@ pub(crate) struct Tracked {
     /// When to send `tasks/result` again after a failure.
     result_due: Option<u64>,
     candidate: Option<Candidate>,
+    /// The call that created the task (its raw JSON id).
+    pub call_id: String,
+    /// `inputRequests` keys already surfaced (tasks extension): each is shown once.
+    pub seen_inputs: HashSet<String>,
 }
 
 impl Tracked {
@@ -252,6 +301,8 @@ impl Tracked {
             result_request: None,
             result_due: None,
             candidate: None,
+            call_id: String::new(),
+            seen_inputs: HashSet::new(),
         }
     }
 
@@ -260,7 +311,7 @@ impl Tracked {
     }
 
     fn poll_interval(&self) -> Option<u64> {
-        self.task.get("pollInterval").and_then(Value::as_u64)
+        self.task.get("pollInterval").or_else(|| self.task.get("pollIntervalMs")).and_then(Value::as_u64)
     }
 }
 
@@ -402,31 +453,48 @@ impl Requestor {
         task: Option<Option<u64>>,
         progress_token: Option<&str>,
     ) -> Result<String, HostError> {
-        let mut params: serde_json::Map<String, Value> = match params_json {
-            None => serde_json::Map::new(),
-            Some(p) => serde_json::from_str(p).map_err(|_| HostError::invalid("params must be a JSON object"))?,
+        // Spliced, not re-serialized: the caller's arguments go out byte for byte.
+        let not_object = || HostError::invalid("params must be a JSON object");
+        let mut params = match params_json {
+            None => "{}".to_owned(),
+            Some(p) if is_object(p) && serde_json::from_str::<serde::de::IgnoredAny>(p).is_ok() => p.to_owned(),
+            Some(_) => return Err(not_object()),
         };
-        if let Some(ttl) = task {
-            let meta = match ttl {
-                Some(ms) => serde_json::json!({ "ttl": ms }),
-                None => serde_json::json!({}),
-            };
-            params.insert("task".to_owned(), meta);
+        let bad_meta = || HostError::invalid("params._meta must be an object");
+        let extension = self.config.dialect == Dialect::Extension;
+        match task {
+            // The tasks extension has no params.task: the receiver decides, we declare we can take a task.
+            Some(_) if extension => {
+                for (key, value) in extension_meta_entries() {
+                    params = jsonrpc::with_meta_entry(&params, key, &value).ok_or_else(bad_meta)?;
+                }
+            }
+            Some(ttl) => {
+                let task = ttl.map_or_else(|| "{}".to_owned(), |ms| format!("{{\"ttl\":{ms}}}"));
+                params = jsonrpc::with_member(&params, "task", &task).ok_or_else(not_object)?;
+            }
+            None if extension => {
+                // A plain call still names the protocol version; it does not declare the extension.
+                let (key, value) = &extension_meta_entries()[0];
+                params = jsonrpc::with_meta_entry(&params, key, value).ok_or_else(bad_meta)?;
+            }
+            None => {}
         }
         if let Some(token) = progress_token {
-            let token: Value =
-                serde_json::from_str(token).map_err(|_| HostError::invalid("progressToken must be raw JSON: a string or a number"))?;
-            if !(token.is_string() || token.is_i64() || token.is_u64()) {
-                return Err(HostError::invalid("progressToken must be a string or an integer"));
+            let valid = serde_json::from_str::<&RawValue>(token).ok().is_some_and(|t| {
+                matches!(first_byte(t.get()), Some(b'"'))
+                    || serde_json::from_str::<i64>(t.get()).is_ok()
+                    || serde_json::from_str::<u64>(t.get()).is_ok()
+            });
+            if !valid {
+                return Err(HostError::invalid("progressToken must be raw JSON: a string or an integer"));
             }
-            let meta = params.entry("_meta").or_insert_with(|| Value::Object(Default::default()));
-            let Some(meta) = meta.as_object_mut() else { return Err(HostError::invalid("params._meta must be an object")) };
-            meta.insert("progressToken".to_owned(), token);
+            params = jsonrpc::with_meta_entry(&params, "progressToken", token.trim()).ok_or_else(bad_meta)?;
         }
-        let params = Value::Object(params).to_string();
         let augmented = task.is_some();
-        // A plain request runs to its end before it is answered, like a blocking tasks/result.
-        let timeout = if augmented { self.config.poll.request_timeout_ms } else { self.config.poll.result_timeout_ms };
+        // A plain request runs to its end before it is answered, like a blocking
+        // tasks/result; so may an extension call the receiver chooses to run plainly.
+        let timeout = if augmented && !extension { self.config.poll.request_timeout_ms } else { self.config.poll.result_timeout_ms };
         let pending = Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented };
         Ok(self.send_request(method, &params, pending, timeout))
     }
@@ -439,8 +507,21 @@ impl Requestor {
             .get(request_id)
             .cloned()
             .ok_or_else(|| HostError::invalid(format!("No open request from the receiver has id {request_id}")))?;
-        if !is_object(result_json) {
+        if !is_object(result_json) || serde_json::from_str::<serde::de::IgnoredAny>(result_json).is_err() {
             return Err(HostError::invalid("The answer must be a JSON object"));
+        }
+        if self.config.dialect == Dialect::Extension {
+            // An inputRequests key: the answer goes back in tasks/update.
+            let key: String = serde_json::from_str(request_id).unwrap_or_default();
+            self.inputs.remove(request_id);
+            let mut params =
+                format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(&task_id), json_string(&key), result_json);
+            for (k, v) in extension_meta_entries() {
+                params = jsonrpc::with_meta_entry(&params, k, &v).unwrap_or(params);
+            }
+            let timeout = self.config.poll.request_timeout_ms;
+            self.send_request("tasks/update", &params, Pending::Update { task_id, key }, timeout);
+            return Ok(());
         }
         let result = jsonrpc::with_meta_entry(result_json, RELATED_TASK, &related_task_value(&task_id))
             .ok_or_else(|| HostError::invalid("The answer must be a JSON object whose _meta, if any, is an object"))?;
@@ -453,6 +534,11 @@ impl Requestor {
     pub fn respond_error(&mut self, request_id: &str, error_json: &str) -> Result<(), HostError> {
         if !self.inputs.contains_key(request_id) {
             return Err(HostError::invalid(format!("No open request from the receiver has id {request_id}")));
+        }
+        if self.config.dialect == Dialect::Extension {
+            return Err(HostError::invalid(
+                "The tasks extension answers input requests with results only: answer with respond(), e.g. {\"action\":\"decline\"}",
+            ));
         }
         if !is_object(error_json) || serde_json::from_str::<serde::de::IgnoredAny>(error_json).is_err() {
             return Err(HostError::invalid("The error must be a JSON-RPC error object"));
@@ -467,7 +553,7 @@ impl Requestor {
         if !self.tasks.contains_key(task_id) {
             return Err(HostError::UnknownTask { task_id: task_id.to_owned() });
         }
-        let params = format!("{{\"taskId\":{}}}", json_string(task_id));
+        let params = self.task_params(task_id);
         let timeout = self.config.poll.request_timeout_ms;
         Ok(self.send_request("tasks/cancel", &params, Pending::Cancel { task_id: task_id.to_owned() }, timeout))
     }
@@ -475,10 +561,48 @@ impl Requestor {
     /// Lists every task the receiver shows us, one page at a time, following
     /// `nextCursor` to the end (answered by [`RequestorEvent::Listed`]). A
     /// repeated cursor, or more than [`RequestorConfig::max_list_pages`] pages,
-    /// ends it with an error.
-    pub fn list(&mut self) -> String {
+    /// ends it with an error. The tasks extension has no `tasks/list`: refused there.
+    pub fn list(&mut self) -> Result<String, HostError> {
+        if self.config.dialect == Dialect::Extension {
+            return Err(HostError::invalid("The tasks extension (2026-07-28) has no tasks/list: keep the task IDs you created"));
+        }
         let timeout = self.config.poll.request_timeout_ms;
-        self.send_request("tasks/list", "{}", Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() }, timeout)
+        Ok(self.send_request("tasks/list", "{}", Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() }, timeout))
+    }
+
+    /// `{"taskId": ...}`, with the per-request `_meta` in the tasks extension.
+    fn task_params(&self, task_id: &str) -> String {
+        let params = format!("{{\"taskId\":{}}}", json_string(task_id));
+        if self.config.dialect != Dialect::Extension {
+            return params;
+        }
+        extension_meta_entries().iter().fold(params, |p, (k, v)| jsonrpc::with_meta_entry(&p, k, v).unwrap_or(p))
+    }
+
+    /// The dialect this requestor speaks.
+    pub fn dialect(&self) -> Dialect {
+        self.config.dialect
+    }
+
+    /// Reads the receiver's `server/discover` or `initialize` result (JSON
+    /// text) and speaks what it offers: the tasks extension when
+    /// `capabilities.extensions` lists `io.modelcontextprotocol/tasks`, else
+    /// 2025-11-25. Returns the dialect chosen.
+    ///
+    /// ```
+    /// use mcp_task_core::{Dialect, ManualClock, Requestor, RequestorConfig};
+    /// let mut r = Requestor::new(RequestorConfig::default(), Box::new(ManualClock::new(0)));
+    /// let discover = r#"{"supportedVersions":["2026-07-28"],"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+    /// assert_eq!(r.use_server_info(discover), Dialect::Extension);
+    /// assert_eq!(r.use_server_info(r#"{"protocolVersion":"2025-11-25","capabilities":{"tasks":{}}}"#), Dialect::Legacy);
+    /// ```
+    pub fn use_server_info(&mut self, result_json: &str) -> Dialect {
+        let offers_extension = serde_json::from_str::<Value>(result_json)
+            .ok()
+            .and_then(|v| v.get("capabilities")?.get("extensions")?.get(extension::EXTENSION_ID).map(Value::is_object))
+            .unwrap_or(false);
+        self.config.dialect = if offers_extension { Dialect::Extension } else { Dialect::Legacy };
+        self.config.dialect
     }
 
     /// Tells the requestor that its request `request_id` (the raw JSON id, as
@@ -574,7 +698,7 @@ impl Requestor {
             return;
         }
         t.polling = true;
-        let params = format!("{{\"taskId\":{}}}", json_string(task_id));
+        let params = self.task_params(task_id);
         let pending = Pending::Get { task_id: task_id.to_owned(), seq: self.next_id + 1 };
         let timeout = self.config.poll.request_timeout_ms;
         self.send_request("tasks/get", &params, pending, timeout);
@@ -705,7 +829,66 @@ impl Requestor {
                 }
             }
             Pending::Cancel { task_id } => self.event(RequestorEvent::CancelAnswered { task_id, response }),
+            Pending::Update { task_id, key } => self.update_failed(&task_id, &key, response),
             Pending::List { tasks, .. } => self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(response) }),
+        }
+    }
+
+    /// A `tasks/update` got no good answer: the request is surfaced again by
+    /// the next poll that still lists it, so the host can answer again.
+    fn update_failed(&mut self, task_id: &str, key: &str, response: String) {
+        let Some(t) = self.tasks.get_mut(task_id) else { return };
+        t.seen_inputs.remove(key);
+        self.retrying(task_id, "tasks/update", response);
+    }
+
+    /// A `tasks/get` answer in the tasks extension: a `DetailedTask` with the
+    /// outcome or the outstanding `inputRequests` inlined.
+    fn on_detailed_task(&mut self, task_id: &str, mut task: Value, seq: u64) {
+        let Some(obj) = task.as_object_mut() else { return };
+        obj.remove("_meta");
+        obj.remove("resultType");
+        let result = obj.remove("result");
+        let error = obj.remove("error");
+        let inputs = obj.remove("inputRequests");
+        self.update(task_id, task, Some(seq));
+        let Some(t) = self.tasks.get(task_id) else { return };
+        let Some(status) = t.status() else { return };
+        if status.is_terminal() {
+            // The outcome as the call itself would have answered it.
+            let call_id = if t.call_id.is_empty() { "null".to_owned() } else { t.call_id.clone() };
+            let response = match (status, result, error) {
+                (TaskStatus::Failed, _, Some(e)) => jsonrpc::raw_error_response(Some(&call_id), &e.to_string()),
+                (_, Some(r), _) => jsonrpc::result_response(&call_id, &r.to_string()),
+                _ => {
+                    own_error(&call_id, INVALID_PARAMS, &format!("Task '{task_id}' was cancelled before it produced a result"), "cancelled")
+                }
+            };
+            return self.finish(task_id, status, response);
+        }
+        if let Some(Value::Object(requests)) = inputs {
+            for (key, request) in requests {
+                let Some(t) = self.tasks.get_mut(task_id) else { return };
+                if !t.seen_inputs.insert(key.clone()) {
+                    continue; // Shown on an earlier poll: once is enough.
+                }
+                let request_id = json_string(&key);
+                self.inputs.insert(request_id.clone(), task_id.to_owned());
+                // Surfaced as the standalone request it stands for.
+                let message = match request.as_object() {
+                    Some(r) => {
+                        let method = r.get("method").cloned().unwrap_or(Value::Null);
+                        let params = r.get("params").cloned().unwrap_or_else(|| serde_json::json!({}));
+                        format!("{{\"jsonrpc\":\"2.0\",\"id\":{request_id},\"method\":{method},\"params\":{params}}}")
+                    }
+                    None => continue,
+                };
+                self.event(RequestorEvent::InputRequest { task_id: task_id.to_owned(), request_id, request: message });
+            }
+        }
+        let Some(t) = self.tasks.get(task_id) else { return };
+        if !t.status().is_some_and(TaskStatus::is_terminal) {
+            self.schedule(task_id, Wait::Normal);
         }
     }
 
@@ -732,6 +915,8 @@ impl Requestor {
             self.unschedule(task_id);
             match self.tasks.get_mut(task_id).and_then(|t| t.candidate.take()) {
                 Some(candidate) => self.finish(task_id, status, candidate.response),
+                // The extension inlines the outcome: the caller finishes it.
+                None if self.config.dialect == Dialect::Extension => {}
                 // For a cancelled task this brings the receiver's "no result" answer.
                 None => {
                     self.tighten_result_timeout(task_id);
@@ -750,7 +935,7 @@ impl Requestor {
             self.retrying(task_id, "tasks/result", candidate.response);
             self.retry_result(task_id);
         }
-        if status == TaskStatus::InputRequired {
+        if status == TaskStatus::InputRequired && self.config.dialect == Dialect::Legacy {
             self.fetch_result(task_id);
         }
     }
@@ -794,6 +979,17 @@ impl Requestor {
                     _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
                 }
             }
+            // Tasks extension: a full DetailedTask pushed on a subscriptions/listen stream.
+            "notifications/tasks" => {
+                let task_id = params.as_ref().and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned);
+                let valid = params.as_ref().and_then(task_status).is_some();
+                match (task_id, params) {
+                    (Some(id), Some(task)) if valid && self.tasks.contains_key(&id) && self.config.dialect == Dialect::Extension => {
+                        self.on_detailed_task(&id, task, 0)
+                    }
+                    _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+                }
+            }
             "notifications/progress" => {
                 let token = params.as_ref().and_then(|p| p.get("progressToken")).map(Value::to_string);
                 let owner = token.and_then(|tok| {
@@ -818,7 +1014,21 @@ impl Requestor {
         let result_value: Option<Value> = result.and_then(|r| serde_json::from_str(r.get()).ok());
         match pending {
             Pending::Call { method, progress_token, augmented } => {
-                let task = result_value.as_ref().and_then(|r| r.get("task")).filter(|t| t.get("taskId").is_some_and(Value::is_string));
+                let task = match self.config.dialect {
+                    // A flat CreateTaskResult, told apart by resultType.
+                    Dialect::Extension => {
+                        result_value.as_ref().filter(|r| r.get("resultType").and_then(Value::as_str) == Some("task")).map(|r| {
+                            let mut t = r.clone();
+                            if let Some(o) = t.as_object_mut() {
+                                o.remove("resultType");
+                                o.remove("_meta");
+                            }
+                            t
+                        })
+                    }
+                    Dialect::Legacy => result_value.as_ref().and_then(|r| r.get("task")).cloned(),
+                };
+                let task = task.as_ref().filter(|t| t.get("taskId").is_some_and(Value::is_string));
                 match (error, task) {
                     (Some(_), _) => self.event(RequestorEvent::CallRefused { call_id: id.to_owned(), response: message.to_owned() }),
                     (None, Some(task)) if augmented => {
@@ -827,14 +1037,16 @@ impl Requestor {
                         // A reused ID starts over: no timers of the old one linger.
                         self.forget(&task_id);
                         let backoff = self.config.poll.initial_backoff_ms;
-                        self.tasks.insert(task_id.clone(), Tracked::new(task_id.clone(), method, Value::Null, progress_token, backoff));
+                        let mut tracked = Tracked::new(task_id.clone(), method, Value::Null, progress_token, backoff);
+                        tracked.call_id = id.to_owned();
+                        self.tasks.insert(task_id.clone(), tracked);
                         self.event(RequestorEvent::Created { call_id: id.to_owned(), task_id: task_id.clone(), task: task.to_string() });
                         // Seed the last known state without a Status event for the creation itself.
                         let status = task_status(&task);
                         if let Some(t) = self.tasks.get_mut(&task_id) {
                             t.task = task;
                         }
-                        if status.is_some_and(wants_result) {
+                        if status.is_some_and(wants_result) && self.config.dialect == Dialect::Legacy {
                             self.fetch_result(&task_id);
                         }
                         // Poll while it runs, and when the status is unreadable (to learn it).
@@ -851,6 +1063,10 @@ impl Requestor {
                 let task = result_value.filter(|v| error.is_none() && task_status(v).is_some());
                 match (error, task) {
                     (Some(e), _) if error_code(e) == Some(INVALID_PARAMS) => self.gone(&task_id, e.get()),
+                    (_, Some(task)) if self.config.dialect == Dialect::Extension => {
+                        t.poll_retry_backoff = self.config.poll.initial_backoff_ms;
+                        self.on_detailed_task(&task_id, task, seq);
+                    }
                     (_, Some(mut task)) => {
                         if let Some(obj) = task.as_object_mut() {
                             obj.remove("_meta");
@@ -899,6 +1115,21 @@ impl Requestor {
                         t.candidate = Some(Candidate { response: message.to_owned(), after: self.next_id });
                         self.poll(&task_id);
                     }
+                }
+            }
+            Pending::Cancel { task_id } if self.config.dialect == Dialect::Extension => {
+                // An acknowledgement only: the final status comes from polling, soon.
+                self.event(RequestorEvent::CancelAnswered { task_id: task_id.clone(), response: message.to_owned() });
+                if error.is_none() && self.tasks.contains_key(&task_id) {
+                    self.schedule(&task_id, Wait::Fixed(0));
+                }
+            }
+            Pending::Update { task_id, key } => {
+                if error.is_some() {
+                    self.update_failed(&task_id, &key, message.to_owned());
+                } else if self.tasks.contains_key(&task_id) {
+                    // Acknowledged; poll soon to see the task move on.
+                    self.schedule(&task_id, Wait::Normal);
                 }
             }
             Pending::Cancel { task_id } => {

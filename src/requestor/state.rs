@@ -9,6 +9,9 @@ use serde_json::Value;
 #[derive(Serialize, Deserialize)]
 struct Saved {
     version: u32,
+    /// The receiver's dialect (absent in states from before the tasks extension: 2025-11-25).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dialect: Option<String>,
     tasks: Vec<SavedTask>,
 }
 
@@ -20,6 +23,11 @@ struct SavedTask {
     task: Value,
     #[serde(rename = "progressToken", skip_serializing_if = "Option::is_none", default)]
     progress_token: Option<String>,
+    #[serde(rename = "callId", skip_serializing_if = "String::is_empty", default)]
+    call_id: String,
+    /// `inputRequests` keys already shown to the host (tasks extension).
+    #[serde(rename = "seenInputs", skip_serializing_if = "Vec::is_empty", default)]
+    seen_inputs: Vec<String>,
 }
 
 impl Requestor {
@@ -33,10 +41,17 @@ impl Requestor {
                 method: t.method.clone(),
                 task: t.task.clone(),
                 progress_token: t.progress_token.clone(),
+                call_id: t.call_id.clone(),
+                seen_inputs: {
+                    let mut keys: Vec<String> = t.seen_inputs.iter().cloned().collect();
+                    keys.sort_unstable();
+                    keys
+                },
             })
             .collect();
         tasks.sort_unstable_by(|a, b| a.task_id.cmp(&b.task_id));
-        serde_json::to_string(&Saved { version: 1, tasks }).unwrap_or_else(|_| "{\"version\":1,\"tasks\":[]}".to_owned())
+        let dialect = Some(self.config.dialect.protocol_version().to_owned());
+        serde_json::to_string(&Saved { version: 1, dialect, tasks }).unwrap_or_else(|_| "{\"version\":1,\"tasks\":[]}".to_owned())
     }
 
     /// Tracks the tasks of an exported state again; each is polled at the next
@@ -47,6 +62,11 @@ impl Requestor {
         if saved.version != 1 {
             return Err(HostError::invalid(format!("Unsupported requestor state version {}", saved.version)));
         }
+        match saved.dialect.as_deref() {
+            Some("2026-07-28") => self.config.dialect = crate::Dialect::Extension,
+            Some("2025-11-25") | None => self.config.dialect = crate::Dialect::Legacy,
+            Some(other) => return Err(HostError::invalid(format!("Unknown dialect {other} in the requestor state"))),
+        }
         let mut added = 0;
         for s in saved.tasks {
             if s.task_id.is_empty() || self.tasks.contains_key(&s.task_id) {
@@ -54,7 +74,10 @@ impl Requestor {
             }
             let backoff = self.config.poll.initial_backoff_ms;
             let id = s.task_id.clone();
-            self.tasks.insert(id.clone(), Tracked::new(s.task_id, s.method, s.task, s.progress_token, backoff));
+            let mut tracked = Tracked::new(s.task_id, s.method, s.task, s.progress_token, backoff);
+            tracked.call_id = s.call_id;
+            tracked.seen_inputs = s.seen_inputs.into_iter().collect();
+            self.tasks.insert(id.clone(), tracked);
             self.schedule(&id, super::Wait::Fixed(0));
             added += 1;
         }

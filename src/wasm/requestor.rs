@@ -69,6 +69,12 @@ impl TaskRequestor {
             if let Some(prefix) = Reflect::get(&options, &"requestIdPrefix".into()).ok().and_then(|v| v.as_string()) {
                 config.request_id_prefix = prefix;
             }
+            match Reflect::get(&options, &"dialect".into()).ok().filter(|v| !v.is_undefined() && !v.is_null()).map(|v| v.as_string()) {
+                None => {}
+                Some(Some(d)) if d == "2025-11-25" => config.dialect = crate::Dialect::Legacy,
+                Some(Some(d)) if d == "2026-07-28" => config.dialect = crate::Dialect::Extension,
+                Some(_) => return Err(js_error("invalid_options", "options.dialect must be \"2025-11-25\" or \"2026-07-28\"")),
+            }
         }
         Ok(TaskRequestor { inner: Requestor::new(config, Box::new(JsClock(now))) })
     }
@@ -135,8 +141,22 @@ impl TaskRequestor {
     }
 
     /// Lists all tasks, following cursors; returns the first request id.
-    pub fn list(&mut self) -> String {
-        self.inner.list()
+    /// Throws `invalid_argument` in the tasks extension (it has no `tasks/list`).
+    pub fn list(&mut self) -> Result<String, JsValue> {
+        self.inner.list().map_err(host_error)
+    }
+
+    /// Reads the receiver's `server/discover` or `initialize` result (JSON text)
+    /// and speaks what it offers; returns `"2026-07-28"` (the tasks extension) or `"2025-11-25"`.
+    #[wasm_bindgen(js_name = useServerInfo)]
+    pub fn use_server_info(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue) -> Result<String, JsValue> {
+        Ok(self.inner.use_server_info(&string_arg(&result_json, "resultJson")?).protocol_version().to_owned())
+    }
+
+    /// The dialect spoken: `"2025-11-25"` or `"2026-07-28"`.
+    #[wasm_bindgen(getter)]
+    pub fn dialect(&self) -> String {
+        self.inner.dialect().protocol_version().to_owned()
     }
 
     /// The transport lost request `requestId` (a `send` output's `requestId`): the
@@ -152,11 +172,14 @@ impl TaskRequestor {
         let Some(out) = self.inner.poll_output() else { return JsValue::NULL };
         let obj = Object::new();
         let request_id = out.request_id();
+        let mcp_name = out.mcp_name();
         match out {
             RequestorOutput::Send(message) => {
                 set(&obj, "kind", "send");
                 set(&obj, "message", message);
                 set(&obj, "requestId", opt_str(request_id));
+                // The Streamable HTTP `Mcp-Name` header for this request (2026-07-28), or null.
+                set(&obj, "mcpName", opt_str(mcp_name));
             }
             RequestorOutput::Event(e) => match e {
                 RequestorEvent::Created { call_id, task_id, task } => {

@@ -1,0 +1,304 @@
+//! The requestor in the tasks extension (2026-07-28) against our receiver:
+//! declaration per request, `resultType: "task"`, polling `tasks/get` on
+//! `pollIntervalMs`, `inputRequests` once per key answered by `tasks/update`,
+//! the inlined outcome, cancel as an ack then polling, `-32021`, and resume
+//! after a restart. Every request it sends is checked against the schemas.
+
+mod common;
+use common::*;
+use mcp_task_core::{
+    Config, Dialect, Engine, Event, ManualClock, Output, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, SequentialIds,
+    TaskStatus, TaskSupport,
+};
+use serde_json::{json, Value};
+
+struct Pair {
+    requestor: Requestor,
+    engine: Engine,
+    clock: ManualClock,
+    ext: Schema,
+    base: Schema,
+    events: Vec<RequestorEvent>,
+    /// Execute events the receiver's host has not acted on yet.
+    executing: Vec<String>,
+    sent: Vec<Value>,
+}
+
+impl Pair {
+    fn new() -> Pair {
+        let clock = ManualClock::new(T0);
+        let config = Config { poll_interval_ms: Some(2_000), ..Config::default() };
+        let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
+        engine.register_tool("slow", TaskSupport::Required);
+        engine.register_tool("quick", TaskSupport::Forbidden);
+        let mut requestor = Requestor::new(RequestorConfig::default(), Box::new(clock.clone()));
+        let discover = json!({"supportedVersions": ["2026-07-28"], "capabilities": {"extensions": serde_json::from_str::<Value>(mcp_task_core::protocol::extension::capability_json()).unwrap()}});
+        assert_eq!(requestor.use_server_info(&discover.to_string()), Dialect::Extension);
+        Pair {
+            requestor,
+            engine,
+            clock,
+            ext: Schema::extension(),
+            base: Schema::base_2026(),
+            events: vec![],
+            executing: vec![],
+            sent: vec![],
+        }
+    }
+
+    /// Moves messages both ways until nothing moves.
+    fn pump(&mut self) {
+        loop {
+            let mut moved = false;
+            while let Some(out) = self.requestor.poll_output() {
+                moved = true;
+                match out {
+                    RequestorOutput::Send(message) => {
+                        let v: Value = serde_json::from_str(&message).unwrap();
+                        self.check_request(&v);
+                        if let Some(name) = RequestorOutput::Send(message.clone()).mcp_name() {
+                            let param = if v["method"] == "tools/call" { &v["params"]["name"] } else { &v["params"]["taskId"] };
+                            assert_eq!(json!(name), *param, "Mcp-Name names the request's target");
+                        }
+                        self.sent.push(v);
+                        if let Some(reply) = self.engine.handle_message(&message, Some("s")) {
+                            self.requestor.handle_message(&reply);
+                        }
+                    }
+                    RequestorOutput::Event(e) => self.events.push(e),
+                }
+            }
+            while let Some(out) = self.engine.poll_output() {
+                moved = true;
+                match out {
+                    Output::Send(t) => self.requestor.handle_message(&t.message),
+                    Output::Event(Event::Execute { task_id, .. }) => self.executing.push(task_id),
+                    Output::Event(Event::Forward { message, .. }) => {
+                        let v: Value = serde_json::from_str(&message).unwrap();
+                        let reply = json!({"jsonrpc":"2.0","id": v["id"], "result": {"resultType":"complete","content":[{"type":"text","text":"plain"}]}});
+                        self.requestor.handle_message(&reply.to_string());
+                    }
+                    _ => {}
+                }
+            }
+            if !moved {
+                break;
+            }
+        }
+    }
+
+    fn check_request(&mut self, v: &Value) {
+        self.base.check("JSONRPCRequest", v);
+        let meta = &v["params"]["_meta"];
+        assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28", "every request names its version: {v}");
+        match v["method"].as_str().unwrap() {
+            "tasks/get" => self.ext.check("GetTaskRequest", v),
+            "tasks/update" => self.ext.check("UpdateTaskRequest", v),
+            "tasks/cancel" => self.ext.check("CancelTaskRequest", v),
+            "tools/call" => assert!(v["params"].get("task").is_none(), "no params.task in the extension"),
+            other => panic!("unexpected request {other}"),
+        }
+        if v["method"].as_str().unwrap().starts_with("tasks/") {
+            assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"], json!({}));
+        }
+    }
+
+    /// Advances to the requestor's next deadline and runs it.
+    fn tick(&mut self) {
+        let due = self.requestor.next_deadline().expect("a tracked task always has a deadline");
+        self.clock.set(due.max(self.clock.now_ms_value()));
+        self.requestor.handle_timeout();
+        self.pump();
+    }
+
+    fn take_events(&mut self) -> Vec<RequestorEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    fn count(&self, method: &str) -> usize {
+        self.sent.iter().filter(|v| v["method"] == method).count()
+    }
+}
+
+trait NowValue {
+    fn now_ms_value(&self) -> u64;
+}
+impl NowValue for ManualClock {
+    fn now_ms_value(&self) -> u64 {
+        use mcp_task_core::Clock;
+        self.now_ms()
+    }
+}
+
+const ELICIT: Option<&str> =
+    Some(r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}"#);
+
+#[test]
+fn a_task_with_input_from_call_to_outcome() {
+    let mut p = Pair::new();
+    let call = p
+        .requestor
+        .call("tools/call", Some(r#"{"name":"slow","arguments":{"n":123456789012345678901234567890}}"#), Some(None), None)
+        .unwrap();
+    p.pump();
+    let created = p.take_events();
+    let [RequestorEvent::Created { call_id, task_id, task }] = created.as_slice() else { panic!("{created:?}") };
+    assert_eq!(call_id, &call);
+    let task: Value = serde_json::from_str(task).unwrap();
+    assert_eq!(task["status"], "working");
+    assert!(task.get("resultType").is_none());
+    let task_id = task_id.clone();
+    // Polls at the receiver's pollIntervalMs.
+    assert_eq!(p.requestor.next_deadline(), Some(T0 + 2_000));
+    let exec = p.executing.pop().unwrap();
+    p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
+    p.tick();
+    let events = p.take_events();
+    let inputs: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            RequestorEvent::InputRequest { request_id, request, .. } => Some((request_id.clone(), request.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(inputs.len(), 1, "{events:?}");
+    let request: Value = serde_json::from_str(&inputs[0].1).unwrap();
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(request["params"]["message"], "Name?");
+    // Polled again before answering: the same key is not shown twice.
+    p.tick();
+    assert!(p.take_events().iter().all(|e| !matches!(e, RequestorEvent::InputRequest { .. })));
+    p.requestor.respond(&inputs[0].0, r#"{"action":"accept","content":{"name":"Luca"}}"#).unwrap();
+    p.pump();
+    assert_eq!(p.count("tasks/update"), 1);
+    let update = p.sent.iter().find(|v| v["method"] == "tasks/update").unwrap().clone();
+    let key: String = serde_json::from_str(&inputs[0].0).unwrap();
+    assert_eq!(update["params"]["inputResponses"][&key]["content"]["name"], "Luca");
+    assert_eq!(p.engine.get_task(&task_id, Some("s")).unwrap().status, TaskStatus::Working);
+    // The work ends with a tool error: completed in this dialect, and the
+    // outcome is the call's own answer.
+    p.engine.complete(&exec, r#"{"content":[{"type":"text","text":"Hello, Luca!"}],"isError":true}"#).unwrap();
+    p.tick();
+    let events = p.take_events();
+    let finished = events.iter().find_map(|e| match e {
+        RequestorEvent::Finished { status, response, .. } => Some((*status, response.clone())),
+        _ => None,
+    });
+    let (status, response) = finished.expect("finished");
+    assert_eq!(status, TaskStatus::Completed);
+    let response: Value = serde_json::from_str(&response).unwrap();
+    assert_eq!(response["id"], serde_json::from_str::<Value>(&call).unwrap());
+    assert_eq!(response["result"]["content"][0]["text"], "Hello, Luca!");
+    assert_eq!(p.count("tasks/result"), 0, "no tasks/result in the extension");
+    assert!(p.requestor.tracked().is_empty());
+    assert_eq!(p.requestor.next_deadline(), None);
+}
+
+#[test]
+fn failure_cancel_and_refusal() {
+    let mut p = Pair::new();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.pump();
+    let (a, b) = (p.executing[0].clone(), p.executing[1].clone());
+    p.engine.fail(&a, r#"{"code":-32603,"message":"API rate limit exceeded"}"#).unwrap();
+    p.requestor.cancel(&b).unwrap();
+    p.pump();
+    assert!(p
+        .take_events()
+        .iter()
+        .any(|e| matches!(e, RequestorEvent::CancelAnswered { response, .. } if response.contains(r#""resultType":"complete""#))));
+    assert_eq!(p.requestor.tracked().len(), 2, "a cancel is an ack: the task is polled to its end");
+    p.tick();
+    p.tick();
+    let finished: Vec<(TaskStatus, Value)> = p
+        .take_events()
+        .into_iter()
+        .filter_map(|e| match e {
+            RequestorEvent::Finished { status, response, .. } => Some((status, serde_json::from_str(&response).unwrap())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(finished.len(), 2, "{finished:?}");
+    let failed = finished.iter().find(|(s, _)| *s == TaskStatus::Failed).unwrap();
+    assert_eq!(failed.1["error"], json!({"code": -32603, "message": "API rate limit exceeded"}));
+    let cancelled = finished.iter().find(|(s, _)| *s == TaskStatus::Cancelled).unwrap();
+    assert!(cancelled.1["error"]["message"].as_str().unwrap().contains("cancelled"));
+    // A plain call (no declaration) to a task-only tool: -32021 as a clear refusal.
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), None, None).unwrap();
+    p.pump();
+    let refused = p.take_events();
+    let [RequestorEvent::CallRefused { response, .. }] = refused.as_slice() else { panic!("{refused:?}") };
+    let response: Value = serde_json::from_str(response).unwrap();
+    assert_eq!(response["error"]["code"], -32021);
+    // A tool the receiver runs plainly: a plain response, also for a declaring call.
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), Some(None), None).unwrap();
+    p.pump();
+    assert!(matches!(p.take_events().as_slice(), [RequestorEvent::PlainResponse { .. }]));
+    assert!(p.requestor.list().is_err(), "no tasks/list in the extension");
+}
+
+#[test]
+fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
+    let mut p = Pair::new();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.pump();
+    let exec = p.executing[0].clone();
+    p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
+    p.tick();
+    let shown = p.take_events().iter().filter(|e| matches!(e, RequestorEvent::InputRequest { .. })).count();
+    assert_eq!(shown, 1);
+    let state = p.requestor.export_state();
+    // A new requestor (after a crash), knowing nothing of the receiver yet.
+    p.requestor = Requestor::new(RequestorConfig::default(), Box::new(p.clock.clone()));
+    assert_eq!(p.requestor.import_state(&state).unwrap(), 1);
+    assert_eq!(p.requestor.dialect(), Dialect::Extension);
+    p.tick();
+    assert!(p.take_events().iter().all(|e| !matches!(e, RequestorEvent::InputRequest { .. })), "shown once, even across a restart");
+    p.engine.complete(&exec, r#"{"content":[]}"#).unwrap();
+    p.tick();
+    assert!(p.take_events().iter().any(|e| matches!(e, RequestorEvent::Finished { status: TaskStatus::Completed, .. })));
+}
+
+#[test]
+fn a_lost_update_is_shown_again() {
+    let mut p = Pair::new();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.pump();
+    let exec = p.executing[0].clone();
+    p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
+    p.tick();
+    let request_id = p
+        .take_events()
+        .into_iter()
+        .find_map(|e| match e {
+            RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
+            _ => None,
+        })
+        .unwrap();
+    p.requestor.respond(&request_id, r#"{"action":"accept","content":{"name":"x"}}"#).unwrap();
+    // The transport drops the tasks/update.
+    let Some(out) = p.requestor.poll_output() else { panic!() };
+    assert!(p.requestor.request_failed(&out.request_id().unwrap()));
+    p.pump();
+    assert!(p.take_events().iter().any(|e| matches!(e, RequestorEvent::Retrying { method, .. } if method == "tasks/update")));
+    // Still outstanding on the receiver: the next poll shows it again, to answer again.
+    p.tick();
+    assert!(p.take_events().iter().any(|e| matches!(e, RequestorEvent::InputRequest { request_id: r, .. } if *r == request_id)));
+}
+
+#[test]
+fn arguments_go_out_byte_for_byte_in_both_dialects() {
+    for dialect in [Dialect::Legacy, Dialect::Extension] {
+        let config = RequestorConfig { dialect, ..RequestorConfig::default() };
+        let mut r = Requestor::new(config, Box::new(ManualClock::new(0)));
+        let params = r#"{"name":"slow","arguments":{"n":123456789012345678901234567890,"f":1.50,"s":"\u00e9"},"_meta":{"x":1e400}}"#;
+        r.call("tools/call", Some(params), Some(Some(5)), Some("\"tok\"")).unwrap();
+        let Some(RequestorOutput::Send(message)) = r.poll_output() else { panic!() };
+        for exact in [r#""n":123456789012345678901234567890"#, r#""f":1.50"#, r#""s":"\u00e9""#, r#""x":1e400"#, r#""progressToken":"tok""#]
+        {
+            assert!(message.contains(exact), "{dialect:?}: {exact} in {message}");
+        }
+        assert_eq!(message.contains(r#""task":{"ttl":5}"#), dialect == Dialect::Legacy);
+    }
+}
