@@ -645,6 +645,11 @@ export interface TaskRequestorOptions {
   maxListPages?: number;
   /** Prefix of the string ids of the requestor's own requests. Default `"mcp-task-core:"`. */
   requestIdPrefix?: string;
+  /**
+   * The task surface the receiver speaks. Default `"2025-11-25"`; or call
+   * {@link TaskRequestor.useServerInfo} with its `server/discover` / `initialize` result.
+   */
+  dialect?: Dialect;
 }
 
 /**
@@ -661,7 +666,13 @@ export type TaskRequestorOutput =
    * A JSON-RPC message for the receiver. `requestId` is its raw JSON id when it is a request
    * (pass it to {@link TaskRequestor.requestFailed} if the transport loses it), else `null`.
    */
-  | { kind: 'send'; message: string; requestId: string | null }
+  | {
+      kind: 'send';
+      message: string;
+      requestId: string | null;
+      /** The Streamable HTTP `Mcp-Name` header for this request (2026-07-28: the task ID of `tasks/*`, the tool of `tools/call`), or `null`. */
+      mcpName: string | null;
+    }
   /** The receiver created a task for call `callId`; `task` is its `Task` JSON. */
   | { kind: 'created'; callId: string; taskId: string; task: string }
   /** The receiver ran call `callId` as a plain request; `response` is its JSON-RPC response text. */
@@ -749,8 +760,23 @@ export declare class TaskRequestor {
   /**
    * Lists every task the receiver shows, one page at a time, following `nextCursor` (answered by
    * a `listed` output). Returns the first request id.
+   * @throws {TaskEngineError} `invalid_argument` in the tasks extension, which has no `tasks/list`
    */
   list(): string;
+
+  /**
+   * Reads the receiver's `server/discover` or `initialize` result (JSON text) and speaks what it
+   * offers: the tasks extension when `capabilities.extensions` lists
+   * `io.modelcontextprotocol/tasks`, else 2025-11-25. Returns the dialect chosen. In the
+   * extension, `call(..., task)` declares the extension on the request (the receiver decides),
+   * polls `tasks/get`, surfaces each `inputRequests` entry once as an `inputRequest` output
+   * (answer with `respond`, sent as `tasks/update`), and reports the inlined outcome as
+   * `finished` with the call's own response.
+   */
+  useServerInfo(resultJson: string): Dialect;
+
+  /** The dialect spoken. */
+  readonly dialect: Dialect;
 
   /**
    * Tells the requestor that its request `requestId` (a `send` output's `requestId`) failed in
