@@ -1,20 +1,26 @@
 //! The requestor side: arbitrary receiver messages, transport failures and saved
 //! states, after a real call is in flight. Never a panic; the outputs always
 //! drain; a tracked task always has a deadline, and none is left in the past.
+//! Both dialects: `extension` picks the tasks extension (2026-07-28).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mcp_task_core::{ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
+use mcp_task_core::{Dialect, ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 
-fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>)| {
-    let (state, messages, advance, failures) = input;
+fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>, bool)| {
+    let (state, messages, advance, failures, extension) = input;
     let clock = ManualClock::new(1_764_066_600_000);
-    let mut r = Requestor::new(RequestorConfig::default(), Box::new(clock.clone()));
+    let dialect = if extension { Dialect::Extension } else { Dialect::Legacy };
+    let config = || RequestorConfig { dialect, ..RequestorConfig::default() };
+    let mut r = Requestor::new(config(), Box::new(clock.clone()));
     let call = r.call("tools/call", Some(r#"{"name":"x"}"#), Some(Some(1000)), Some("\"p\"")).unwrap();
     let _ = r.import_state(&state);
     // A well-formed creation answer first, so later messages meet a tracked task.
-    r.handle_message(&format!(
-        r#"{{"jsonrpc":"2.0","id":{call},"result":{{"task":{{"taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":1000,"pollInterval":10}}}}}}"#
-    ));
+    let created = if r.dialect() == Dialect::Extension {
+        r#"{"resultType":"task","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":1000,"pollIntervalMs":10}"#
+    } else {
+        r#"{"task":{"taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":1000,"pollInterval":10}}"#
+    };
+    r.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":{call},"result":{created}}}"#));
     let mut sent: Vec<String> = vec![];
     for (i, m) in messages.iter().take(50).enumerate() {
         r.handle_message(m);
@@ -40,6 +46,6 @@ fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>)| {
         assert!(r.tracked().is_empty() || r.next_deadline().is_some(), "a tracked task with no deadline");
     }
     let saved = r.export_state();
-    let mut again = Requestor::new(RequestorConfig::default(), Box::new(clock));
+    let mut again = Requestor::new(config(), Box::new(clock));
     again.import_state(&saved).expect("an exported state imports");
 });
