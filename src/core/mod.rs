@@ -3,10 +3,12 @@
 
 pub(crate) mod cursor;
 pub(crate) mod deadlines;
+mod policy;
 mod status;
 pub(crate) mod table;
 mod task;
 
+pub use policy::TaskSupport;
 pub use status::TaskStatus;
 pub(crate) use task::TaskView;
 pub use task::{Outcome, RequestKind, Task};

@@ -8,9 +8,8 @@ use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::Event;
 use crate::protocol::extension;
-use crate::protocol::jsonrpc::{self, first_byte, json_string, present};
+use crate::protocol::jsonrpc::{first_byte, json_string, present};
 use crate::protocol::legacy::{self, RELATED_TASK};
-use crate::protocol::Dialect;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt::Write;
@@ -226,16 +225,10 @@ impl Engine {
         if first_byte(params) != Some(b'{') {
             return Err(HostError::invalid("The request params must be a JSON object"));
         }
-        let bad_params = || HostError::invalid("The request params must be a valid JSON object whose _meta, if any, is an object");
-        let (params, side_channel) = match dialect {
-            Dialect::Legacy => {
-                (jsonrpc::with_meta_entry(params, RELATED_TASK, &legacy::related_task_value(task_id)).ok_or_else(bad_params)?, true)
-            }
-            Dialect::Extension => {
-                serde_json::from_str::<serde::de::IgnoredAny>(params).map_err(|_| bad_params())?;
-                (params.to_owned(), false)
-            }
-        };
+        let params = crate::protocol::codec(dialect)
+            .input_params(params, task_id)
+            .ok_or_else(|| HostError::invalid("The request params must be a valid JSON object whose _meta, if any, is an object"))?;
+        let side_channel = dialect.side_channel();
         let request_id = self.next_request_id(task_id);
         let message = side_channel
             .then(|| format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params));

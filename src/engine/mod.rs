@@ -10,6 +10,7 @@ mod rate;
 mod store;
 mod subscriptions;
 
+pub use crate::core::TaskSupport;
 pub use rate::RateLimit;
 
 pub use store::TaskPage;
@@ -46,37 +47,6 @@ impl<'a> Inbound<'a> {
     /// Only a context.
     pub fn from_context(context: Option<&'a str>) -> Self {
         Inbound { context, ..Inbound::default() }
-    }
-}
-
-/// A tool's `execution.taskSupport`, as the host declares it in `tools/list`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum TaskSupport {
-    /// No `execution.taskSupport` (treated as forbidden).
-    #[default]
-    Absent,
-    /// `"forbidden"`: never as a task.
-    Forbidden,
-    /// `"optional"`: as a task or as a plain request.
-    Optional,
-    /// `"required"`: only as a task.
-    Required,
-    /// The host decides per call. 2025-11-25 peers see `"optional"` (the
-    /// client decides there); in the tasks extension the call is forwarded
-    /// and the host may turn it into a task with [`Engine::start_task`].
-    PerCall,
-}
-
-impl TaskSupport {
-    /// Parses `"required"`, `"optional"`, `"forbidden"`, `"perCall"`; anything else is `Absent`.
-    pub fn parse(value: &str) -> TaskSupport {
-        match value {
-            "required" => TaskSupport::Required,
-            "optional" => TaskSupport::Optional,
-            "forbidden" => TaskSupport::Forbidden,
-            "perCall" => TaskSupport::PerCall,
-            _ => TaskSupport::Absent,
-        }
     }
 }
 
@@ -422,8 +392,10 @@ impl Engine {
     fn notify_status(&mut self, task_id: &str) {
         let Some(t) = self.table.get(task_id) else { return };
         let mut sends = Vec::new();
-        if self.config.status_notifications && t.dialect == Dialect::Legacy {
-            sends.push((t.context().map(str::to_owned), None, legacy::status_notification(t.view())));
+        if self.config.status_notifications {
+            if let Some(message) = crate::protocol::codec(t.dialect).status_notification(t.view()) {
+                sends.push((t.context().map(str::to_owned), None, message));
+            }
         }
         for listener in self.subscriptions.listeners(task_id) {
             let inputs = self.channels.pending(task_id).iter().map(|p| p.as_input_request());

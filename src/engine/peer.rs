@@ -1,18 +1,20 @@
-//! Requests from the peer: `tasks/*` and task-augmented requests.
+//! Requests from the peer, read by their dialect's codec and carried out
+//! here the same way for every dialect.
 
 use super::channel::Waiter;
-use super::{Engine, Inbound, TaskSupport};
+use super::{Engine, Inbound};
 use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
-use crate::core::{Outcome, RequestKind, TaskStatus};
+use crate::core::{RequestKind, TaskStatus};
 use crate::output::Event;
-use crate::protocol::jsonrpc::{self, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
-use crate::protocol::legacy::{self, TtlRequest, RELATED_TASK};
-use crate::protocol::Dialect;
+use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
+use crate::protocol::legacy::{self, TtlRequest};
+use crate::protocol::{self, Codec, Dialect, Env, TaskRequest};
 use serde::Deserialize;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// What a new task is asked for, by a peer or by the host.
-pub(super) struct TaskRequest {
+pub(super) struct Creation {
     pub kind: RequestKind,
     pub ttl: TtlRequest,
     /// Raw JSON `progressToken` of the request, if any.
@@ -45,26 +47,7 @@ impl From<Result<String, RpcError>> for Reply {
 
 /// The response `tasks/result` gives for a finished task.
 pub(super) fn payload_response(t: &TaskRecord, request_id: &str) -> String {
-    match &t.outcome {
-        Some(Outcome::Result(result)) => {
-            match jsonrpc::with_meta_entry(result, RELATED_TASK, &legacy::related_task_value(&t.id)) {
-                Some(with_meta) => jsonrpc::result_response(request_id, &with_meta),
-                // Results are checked when stored, so this is a fault of ours.
-                None => jsonrpc::error_response(
-                    Some(request_id),
-                    &RpcError::new(INTERNAL_ERROR, "Internal error: the stored result is not a JSON object"),
-                ),
-            }
-        }
-        Some(Outcome::Error(error)) => jsonrpc::raw_error_response(Some(request_id), error),
-        None => {
-            let why = match t.status {
-                TaskStatus::Cancelled => format!("Task '{}' was cancelled before it produced a result", t.id),
-                status => format!("Task '{}' is '{status}' but has no stored result", t.id),
-            };
-            jsonrpc::error_response(Some(request_id), &RpcError::params(why))
-        }
-    }
+    legacy::payload_response(t.view(), t.outcome.as_ref(), request_id)
 }
 
 #[derive(Deserialize)]
@@ -74,6 +57,8 @@ struct CancelledParams<'a> {
 }
 
 impl Engine {
+    /// A request from the peer: its dialect reads it, the engine carries it
+    /// out the same way for every dialect, the dialect writes the answer.
     pub(super) fn on_request(
         &mut self,
         id: &str,
@@ -97,63 +82,72 @@ impl Engine {
             }
         }
         let dialect = inbound.dialect.unwrap_or_else(|| Dialect::of_request(params));
-        if dialect == Dialect::Extension {
-            return self.extension_request(method, params, message, inbound, now);
-        }
-        let caps = &self.config.capabilities;
-        match method {
-            "tasks/get" => self.get(params, context, now).into(),
-            "tasks/result" => self.result(id, params, context, now),
-            "tasks/list" => self.list(params, context, now).into(),
-            "tasks/cancel" => self.cancel_request(params, context, now).into(),
-            "tools/call" if caps.tools_call => self.augmented(RequestKind::ToolsCall, method, params, message, context, now),
-            "sampling/createMessage" if caps.sampling_create_message => {
-                self.augmented(RequestKind::SamplingCreateMessage, method, params, message, context, now)
+        let codec = protocol::codec(dialect);
+        let tools = &self.tools;
+        let tool = |name: &str| tools.get(name).copied().unwrap_or_default();
+        let env = Env { capabilities: &self.config.capabilities, tool: &tool, mcp_name: inbound.mcp_name };
+        let request = match codec.decode(method, params, &env) {
+            Ok(request) => request,
+            Err(e) => return Reply::Error(e),
+        };
+        match request {
+            TaskRequest::Get { task_id } => self.get(codec, &task_id, context, now),
+            TaskRequest::Result { task_id } => self.result(id, &task_id, context, now),
+            TaskRequest::List { cursor } => self.list(cursor.as_deref(), context).into(),
+            TaskRequest::Cancel { task_id } => self.cancel_request(dialect, &task_id, context, now),
+            TaskRequest::Update { task_id, responses } => self.update(codec, &task_id, &responses, context, now),
+            TaskRequest::CreateTask { kind, ttl, progress_token } => {
+                let creation = Creation { kind, ttl, progress_token, poll_interval: self.config.poll_interval_ms, dialect };
+                match self.create_for_peer(creation, context, now) {
+                    Ok(task_id) => {
+                        let Some(t) = self.table.get(&task_id) else {
+                            return Reply::Error(RpcError::new(INTERNAL_ERROR, "Internal error: the new task vanished"));
+                        };
+                        let result = codec.created(t.view(), &self.config);
+                        self.event(Event::Execute { task_id, context: context.map(str::to_owned), kind, request: message.to_owned() });
+                        Reply::Result(result)
+                    }
+                    Err(e) => Reply::Error(e),
+                }
             }
-            "elicitation/create" if caps.elicitation_create => {
-                self.augmented(RequestKind::ElicitationCreate, method, params, message, context, now)
-            }
-            _ => {
+            TaskRequest::Other => {
                 self.forward(message, context, false);
                 Reply::Later
             }
         }
     }
 
-    fn get(&mut self, params: Option<&RawValue>, context: Option<&str>, now: u64) -> Result<String, RpcError> {
-        let task_id = legacy::task_id_param(params, "tasks/get")?;
-        match self.find(&task_id, context, now, "retrieve") {
-            Ok(t) => Ok(legacy::task_json(t.view())),
+    fn get(&mut self, codec: &dyn Codec, task_id: &str, context: Option<&str>, now: u64) -> Reply {
+        match self.find(task_id, context, now, "retrieve") {
+            Ok(t) => {
+                let mut inputs = self.channels.pending(task_id).iter().map(|p| p.as_input_request());
+                Reply::Result(codec.task_result(t.view(), t.outcome.as_ref(), &mut inputs))
+            }
             Err(e) => {
-                self.audit_refused(&task_id, context);
-                Err(e)
+                self.audit_refused(task_id, context);
+                Reply::Error(e)
             }
         }
     }
 
-    fn result(&mut self, id: &str, params: Option<&RawValue>, context: Option<&str>, now: u64) -> Reply {
-        let task_id = match legacy::task_id_param(params, "tasks/result") {
-            Ok(task_id) => task_id,
-            Err(e) => return Reply::Error(e),
-        };
-        let t = match self.find(&task_id, context, now, "retrieve") {
+    fn result(&mut self, id: &str, task_id: &str, context: Option<&str>, now: u64) -> Reply {
+        let t = match self.find(task_id, context, now, "retrieve") {
             Ok(t) => t,
             Err(e) => {
-                self.audit_refused(&task_id, context);
+                self.audit_refused(task_id, context);
                 return Reply::Error(e);
             }
         };
         if t.status.is_terminal() {
             let response = payload_response(t, id);
-            self.audit(crate::AuditAction::ResultFetched, Some(&task_id), context, None);
+            self.audit(crate::AuditAction::ResultFetched, Some(task_id), context, None);
             return Reply::Response(response);
         }
-        let task_id = task_id.into_owned();
         let limit = self.config.limits.max_waiters_per_task;
-        if self.channels.waiter_count(&task_id) >= limit {
+        if self.channels.waiter_count(task_id) >= limit {
             self.audit(
                 crate::AuditAction::LimitHit,
-                Some(&task_id),
+                Some(task_id),
                 context,
                 Some(format!("waiting tasks/result requests (limit {limit})")),
             );
@@ -163,138 +157,89 @@ impl Engine {
             ));
         }
         let waiter = Waiter { id: id.to_owned(), context: context.map(str::to_owned) };
-        for queued in self.channels.add_waiter(&task_id, waiter) {
+        for queued in self.channels.add_waiter(task_id, waiter) {
             self.send(context.map(str::to_owned), Some(id.to_owned()), queued);
         }
         Reply::Later
     }
 
-    fn list(&self, params: Option<&RawValue>, context: Option<&str>, _now: u64) -> Result<String, RpcError> {
-        if !self.config.capabilities.list {
-            return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/list"));
-        }
+    fn list(&self, cursor: Option<&str>, context: Option<&str>) -> Result<String, RpcError> {
         if !legacy::lists_for(&self.config, context) {
             return Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 "tasks/list requires an authorization context: this receiver does not list tasks to requestors it cannot identify",
             ));
         }
-        let cursor = legacy::cursor_param(params)?;
         let after = match cursor {
             None => 0,
-            Some(c) => self.cursors.decode(context, &c).ok_or_else(|| {
+            Some(c) => self.cursors.decode(context, c).ok_or_else(|| {
                 RpcError::params("Invalid params: tasks/list cursor is not valid; pass a nextCursor from an earlier tasks/list response")
             })?,
         };
         let (page, next) = self.table.page(context, after, self.config.page_size);
-        let mut out = String::with_capacity(16 + page.len() * 224);
-        out.push_str("{\"tasks\":[");
-        for (i, t) in page.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            legacy::write_task(&mut out, t.view());
-        }
-        out.push(']');
-        if let Some(seq) = next {
-            out.push_str(",\"nextCursor\":\"");
-            out.push_str(&self.cursors.encode(context, seq));
-            out.push('"');
-        }
-        out.push('}');
-        Ok(out)
+        let next = next.map(|seq| self.cursors.encode(context, seq));
+        Ok(legacy::list_result(page.iter().map(|t| t.view()), next.as_deref()))
     }
 
-    fn cancel_request(&mut self, params: Option<&RawValue>, context: Option<&str>, now: u64) -> Result<String, RpcError> {
-        if !self.config.capabilities.cancel {
-            return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/cancel"));
-        }
-        let task_id = legacy::task_id_param(params, "tasks/cancel")?;
-        let t = match self.find(&task_id, context, now, "cancel") {
+    /// Cancels a running task at once. A finished one is an error or an
+    /// acknowledgement, as the dialect says; either way it stays as it ended.
+    fn cancel_request(&mut self, dialect: Dialect, task_id: &str, context: Option<&str>, now: u64) -> Reply {
+        let t = match self.find(task_id, context, now, "cancel") {
             Ok(t) => t,
             Err(e) => {
-                self.audit_refused(&task_id, context);
-                return Err(e);
+                self.audit_refused(task_id, context);
+                return Reply::Error(e);
             }
         };
+        let codec = protocol::codec(dialect);
         if t.status.is_terminal() {
-            return Err(RpcError::params(format!("Cannot cancel task: already in terminal status '{}'", t.status)));
+            if dialect.cancel_of_terminal_is_error() {
+                return Reply::Error(RpcError::params(format!("Cannot cancel task: already in terminal status '{}'", t.status)));
+            }
+            return Reply::Result(codec.cancel_result(t.view()));
         }
-        let task_id = task_id.into_owned();
-        let t = self.cancel_now(&task_id, None, now).map_err(|e| RpcError::new(INTERNAL_ERROR, format!("Internal error: {e}")))?;
-        Ok(legacy::task_json(t.view()))
+        match self.cancel_now(task_id, None, now) {
+            Ok(t) => Reply::Result(codec.cancel_result(t.view())),
+            Err(e) => Reply::Error(RpcError::new(INTERNAL_ERROR, format!("Internal error: {e}"))),
+        }
     }
 
-    /// Runs a request that may carry `task` as a task, as a plain request, or refuses it.
-    fn augmented(
-        &mut self,
-        kind: RequestKind,
-        method: &str,
-        params: Option<&RawValue>,
-        message: &str,
-        context: Option<&str>,
-        now: u64,
-    ) -> Reply {
-        let aug = match legacy::augmentation(params, method) {
-            Ok(aug) => aug,
-            Err(e) => return Reply::Error(e),
-        };
-        if kind == RequestKind::ToolsCall {
-            let Some(name) = aug.tool_name.as_deref() else {
-                return Reply::Error(RpcError::params("Invalid params: tools/call requires params.name (a string)"));
-            };
-            let support = self.tools.get(name).copied().unwrap_or_default();
-            match (support, aug.task.is_some()) {
-                (TaskSupport::Required, false) => {
-                    return Reply::Error(RpcError::new(
-                        METHOD_NOT_FOUND,
-                        format!(
-                        "Tool '{name}' requires task-augmented execution (execution.taskSupport is \"required\"): call it with params.task"
-                    ),
-                    ))
-                }
-                (TaskSupport::Absent | TaskSupport::Forbidden, true) => {
-                    return Reply::Error(RpcError::new(
-                        METHOD_NOT_FOUND,
-                        format!("Tool '{name}' does not support task-augmented execution: call it without params.task"),
-                    ))
-                }
-                _ => {}
+    /// Answers the listed keys that are outstanding for this task; others are ignored.
+    fn update(&mut self, codec: &dyn Codec, task_id: &str, responses: &[(Cow<'_, str>, &str)], context: Option<&str>, now: u64) -> Reply {
+        if let Err(e) = self.find(task_id, context, now, "update") {
+            self.audit_refused(task_id, context);
+            return Reply::Error(e);
+        }
+        for (key, answer) in responses {
+            let request_id = json_string(key);
+            if self.channels.owner_of(&request_id) == Some(task_id) {
+                // The host hears a JSON-RPC response, as for a side channel on tasks/result.
+                let response = jsonrpc::result_response(&request_id, answer);
+                self.answer_input(&request_id, response, context, now);
             }
         }
-        let Some(ttl) = aug.task else {
-            self.forward(message, context, false);
-            return Reply::Later;
-        };
-        let progress_token = aug.progress_token.map(|t| t.get().to_owned());
-        let request = TaskRequest { kind, ttl, progress_token, poll_interval: self.config.poll_interval_ms, dialect: Dialect::Legacy };
-        match self.create(context, request, now) {
-            Ok(task_id) => {
-                let Some(t) = self.table.get(&task_id) else {
-                    return Reply::Error(RpcError::new(INTERNAL_ERROR, "Internal error: the new task vanished"));
-                };
-                let result = legacy::create_task_result(t.view(), self.config.model_immediate_response.as_deref());
-                self.event(Event::Execute { task_id, context: context.map(str::to_owned), kind, request: message.to_owned() });
-                Reply::Result(result)
-            }
-            Err(CreateRefusal::ContextFull { limit }) => Reply::Error(RpcError::new(
+        Reply::Result(codec.update_result())
+    }
+
+    /// Creates a task for a peer's request, or the JSON-RPC error saying why not.
+    pub(super) fn create_for_peer(&mut self, creation: Creation, context: Option<&str>, now: u64) -> Result<String, RpcError> {
+        self.create(context, creation, now).map_err(|r| match r {
+            CreateRefusal::ContextFull { limit } => RpcError::new(
                 LIMIT_EXCEEDED,
                 format!("Too many live tasks for this requestor (limit {limit}): wait for some to finish or expire, or cancel some"),
-            )),
-            Err(CreateRefusal::TableFull { limit }) => Reply::Error(RpcError::new(
-                LIMIT_EXCEEDED,
-                format!("This receiver holds its maximum of {limit} live tasks: try again later"),
-            )),
-            Err(CreateRefusal::EmptyId | CreateRefusal::DuplicateId) => Reply::Error(RpcError::new(
-                INTERNAL_ERROR,
-                "Internal error: the task ID source returned an empty or duplicate ID; no task was created",
-            )),
-        }
+            ),
+            CreateRefusal::TableFull { limit } => {
+                RpcError::new(LIMIT_EXCEEDED, format!("This receiver holds its maximum of {limit} live tasks: try again later"))
+            }
+            CreateRefusal::EmptyId | CreateRefusal::DuplicateId => {
+                RpcError::new(INTERNAL_ERROR, "Internal error: the task ID source returned an empty or duplicate ID; no task was created")
+            }
+        })
     }
 
     /// Creates a task with the granted TTL; returns its ID.
-    pub(super) fn create(&mut self, context: Option<&str>, request: TaskRequest, now: u64) -> Result<String, CreateRefusal> {
-        let TaskRequest { kind, ttl, progress_token, poll_interval, dialect } = request;
+    pub(super) fn create(&mut self, context: Option<&str>, request: Creation, now: u64) -> Result<String, CreateRefusal> {
+        let Creation { kind, ttl, progress_token, poll_interval, dialect } = request;
         let policy = &self.config.ttl;
         let granted = match ttl {
             TtlRequest::Default => Some(policy.default_ms.min(policy.max_ms)),

@@ -2,7 +2,7 @@
 //! that route JSON-RPC themselves. Same rules as the wire: context-scoped,
 //! expired tasks invisible, cursors checked.
 
-use super::peer::TaskRequest;
+use super::peer::Creation;
 use super::Engine;
 use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
@@ -63,7 +63,7 @@ impl Engine {
             }
         }
         let token = progress_token.map(str::to_owned);
-        let request = TaskRequest { kind, ttl, progress_token: token, poll_interval: poll_interval_ms, dialect: Dialect::Legacy };
+        let request = Creation { kind, ttl, progress_token: token, poll_interval: poll_interval_ms, dialect: Dialect::Legacy };
         match self.create(context, request, now) {
             Ok(id) => self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id }),
             Err(CreateRefusal::ContextFull { limit }) => {

@@ -3,9 +3,13 @@
 //! `DetailedTask` with the outcome or `inputRequests` inlined, `tasks/update`,
 //! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
 
-use super::jsonrpc::{as_str, first_byte, json_string, object_members, present, RpcError, INVALID_PARAMS};
-use super::params::params_object;
+use super::jsonrpc::{as_str, first_byte, json_string, object_members, present, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND};
+use super::legacy::TtlRequest;
+use super::params::{params_object, task_id_param};
+use super::{Codec, Env, TaskRequest};
+use crate::config::Config;
 use crate::core::{Outcome, TaskStatus, TaskView};
+use crate::core::{RequestKind, TaskSupport};
 use crate::time::format_timestamp;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -240,6 +244,117 @@ pub(crate) fn mcp_name_matches(header: &str, task_id: &str) -> bool {
     match header.strip_prefix("=?base64?").and_then(|h| h.strip_suffix("?=")) {
         Some(encoded) => base64::engine::general_purpose::STANDARD.decode(encoded).is_ok_and(|bytes| bytes == task_id.as_bytes()),
         None => header == task_id,
+    }
+}
+
+#[derive(Deserialize)]
+struct ListenProbe<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    notifications: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct TaskIdsProbe {
+    #[serde(rename = "taskIds", default)]
+    task_ids: Option<Vec<String>>,
+}
+
+/// `params.notifications.taskIds` of a `subscriptions/listen` request.
+pub(crate) fn listen_task_ids(params: Option<&RawValue>) -> Option<Vec<String>> {
+    params
+        .and_then(|p| serde_json::from_str::<ListenProbe<'_>>(p.get()).ok())
+        .and_then(|p| p.notifications)
+        .and_then(|n| serde_json::from_str::<TaskIdsProbe>(n.get()).ok())
+        .and_then(|n| n.task_ids)
+}
+
+/// The tasks extension's codec.
+pub(crate) struct Extension;
+
+#[derive(Deserialize)]
+struct NameProbe<'a> {
+    #[serde(default, borrow, deserialize_with = "present")]
+    name: Option<&'a RawValue>,
+}
+
+/// `-32021` for `what`, which needs the extension declared on the request.
+pub(crate) fn not_declared(what: &str) -> RpcError {
+    missing_capability(&format!(
+        "{what} needs the client to declare the extension io.modelcontextprotocol/tasks in \
+         params._meta[\"io.modelcontextprotocol/clientCapabilities\"].extensions"
+    ))
+}
+
+impl Codec for Extension {
+    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
+        match method {
+            "tasks/get" | "tasks/update" | "tasks/cancel" => {
+                if !RequestMeta::read(params).declares_tasks {
+                    return Err(not_declared(method));
+                }
+                let task_id = task_id_param(params, method)?;
+                if let Some(name) = env.mcp_name.filter(|name| !mcp_name_matches(name, &task_id)) {
+                    return Err(RpcError::new(
+                        HEADER_MISMATCH,
+                        format!("Header mismatch: Mcp-Name {} does not match params.taskId {}", json_string(name), json_string(&task_id)),
+                    ));
+                }
+                Ok(match method {
+                    "tasks/get" => TaskRequest::Get { task_id },
+                    "tasks/update" => TaskRequest::Update { task_id, responses: update_params(params)?.responses },
+                    _ => TaskRequest::Cancel { task_id },
+                })
+            }
+            "tasks/result" | "tasks/list" => Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!(
+                    "Method not found: {method} does not exist in the tasks extension (protocol 2026-07-28); tasks/get returns the outcome"
+                ),
+            )),
+            // The server decides, by the tool's policy and whether the client can take a task.
+            "tools/call" if env.capabilities.tools_call => {
+                let name = params
+                    .and_then(|p| serde_json::from_str::<NameProbe<'_>>(p.get()).ok())
+                    .and_then(|p| p.name)
+                    .and_then(as_str)
+                    .ok_or_else(|| RpcError::params("Invalid params: tools/call requires params.name (a string)"))?;
+                let declared = RequestMeta::read(params).declares_tasks;
+                match ((env.tool)(&name), declared) {
+                    (TaskSupport::Required, false) => Err(not_declared(&format!("Tool '{name}' runs only as a task, so calling it"))),
+                    // No client TTL and no progress token in the extension.
+                    (TaskSupport::Required | TaskSupport::Optional, true) => {
+                        Ok(TaskRequest::CreateTask { kind: RequestKind::ToolsCall, ttl: TtlRequest::Default, progress_token: None })
+                    }
+                    _ => Ok(TaskRequest::Other),
+                }
+            }
+            _ => Ok(TaskRequest::Other),
+        }
+    }
+
+    fn created(&self, t: TaskView<'_>, _config: &Config) -> String {
+        create_task_result(t)
+    }
+
+    fn task_result(&self, t: TaskView<'_>, outcome: Option<&Outcome>, inputs: &mut dyn Iterator<Item = InputRequest<'_>>) -> String {
+        get_task_result(t, outcome, inputs)
+    }
+
+    fn cancel_result(&self, _t: TaskView<'_>) -> String {
+        ACK.to_owned()
+    }
+
+    fn update_result(&self) -> String {
+        ACK.to_owned()
+    }
+
+    fn status_notification(&self, _t: TaskView<'_>) -> Option<String> {
+        // Pushed only on subscriptions/listen streams that ask for the task.
+        None
+    }
+
+    fn input_params(&self, params: &str, _task_id: &str) -> Option<String> {
+        serde_json::from_str::<serde::de::IgnoredAny>(params).ok().map(|_| params.to_owned())
     }
 }
 

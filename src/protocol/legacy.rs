@@ -1,11 +1,14 @@
 //! The 2025-11-25 wire format of tasks: `task` params, `CreateTaskResult`,
 //! `Task` objects, `tasks/*` params and notifications.
 
-use super::jsonrpc::{as_str, first_byte, json_string, present, RpcError};
+use super::extension::InputRequest;
+use super::jsonrpc::{as_str, first_byte, json_string, present, with_meta_entry, RpcError, METHOD_NOT_FOUND};
 use super::params::params_object;
 pub(crate) use super::params::task_id_param;
+use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
 use crate::core::TaskView;
+use crate::core::{Outcome, RequestKind, TaskSupport};
 use crate::time::format_timestamp;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -60,6 +63,48 @@ impl crate::Task {
     /// ```
     pub fn to_json(&self) -> String {
         task_json(TaskView::from(self))
+    }
+}
+
+/// The `tasks/list` result: a page of tasks and the cursor of the next one.
+pub(crate) fn list_result<'a>(page: impl Iterator<Item = TaskView<'a>>, next_cursor: Option<&str>) -> String {
+    let mut out = String::with_capacity(1024);
+    out.push_str("{\"tasks\":[");
+    for (i, t) in page.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_task(&mut out, t);
+    }
+    out.push(']');
+    if let Some(cursor) = next_cursor {
+        out.push_str(",\"nextCursor\":");
+        out.push_str(&json_string(cursor));
+    }
+    out.push('}');
+    out
+}
+
+/// The response `tasks/result` gives for a finished task: exactly what the
+/// underlying request returned (its result with related-task `_meta`, or its error).
+pub(crate) fn payload_response(t: TaskView<'_>, outcome: Option<&Outcome>, request_id: &str) -> String {
+    use super::jsonrpc::{error_response, raw_error_response, result_response, INTERNAL_ERROR};
+    match outcome {
+        Some(Outcome::Result(result)) => match with_meta_entry(result, RELATED_TASK, &related_task_value(t.id)) {
+            Some(with_meta) => result_response(request_id, &with_meta),
+            // Results are checked when stored, so this is a fault of ours.
+            None => {
+                error_response(Some(request_id), &RpcError::new(INTERNAL_ERROR, "Internal error: the stored result is not a JSON object"))
+            }
+        },
+        Some(Outcome::Error(error)) => raw_error_response(Some(request_id), error),
+        None => {
+            let why = match t.status {
+                crate::core::TaskStatus::Cancelled => format!("Task '{}' was cancelled before it produced a result", t.id),
+                status => format!("Task '{}' is '{status}' but has no stored result", t.id),
+            };
+            error_response(Some(request_id), &RpcError::params(why))
+        }
     }
 }
 
@@ -257,6 +302,82 @@ fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
         // Past f64's range: a huge integer (or a huge negative one).
         Err(_) if !negative => Ok(TtlRequest::Ms(u64::MAX)),
         Err(_) => Err(bad()),
+    }
+}
+
+/// The 2025-11-25 codec.
+pub(crate) struct Legacy;
+
+impl Codec for Legacy {
+    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
+        let caps = env.capabilities;
+        let kind = match method {
+            "tasks/get" => return Ok(TaskRequest::Get { task_id: task_id_param(params, method)? }),
+            "tasks/result" => return Ok(TaskRequest::Result { task_id: task_id_param(params, method)? }),
+            "tasks/list" if !caps.list => {
+                return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/list"))
+            }
+            "tasks/list" => return Ok(TaskRequest::List { cursor: cursor_param(params)? }),
+            "tasks/cancel" if !caps.cancel => {
+                return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/cancel"))
+            }
+            "tasks/cancel" => return Ok(TaskRequest::Cancel { task_id: task_id_param(params, method)? }),
+            "tools/call" if caps.tools_call => RequestKind::ToolsCall,
+            "sampling/createMessage" if caps.sampling_create_message => RequestKind::SamplingCreateMessage,
+            "elicitation/create" if caps.elicitation_create => RequestKind::ElicitationCreate,
+            // Not declared for tasks: processed normally, its `task` field ignored.
+            _ => return Ok(TaskRequest::Other),
+        };
+        let aug = augmentation(params, method)?;
+        if kind == RequestKind::ToolsCall {
+            let Some(name) = aug.tool_name.as_deref() else {
+                return Err(RpcError::params("Invalid params: tools/call requires params.name (a string)"));
+            };
+            match ((env.tool)(name), aug.task.is_some()) {
+                (TaskSupport::Required, false) => return Err(RpcError::new(
+                    METHOD_NOT_FOUND,
+                    format!(
+                        "Tool '{name}' requires task-augmented execution (execution.taskSupport is \"required\"): call it with params.task"
+                    ),
+                )),
+                (TaskSupport::Absent | TaskSupport::Forbidden, true) => {
+                    return Err(RpcError::new(
+                        METHOD_NOT_FOUND,
+                        format!("Tool '{name}' does not support task-augmented execution: call it without params.task"),
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(match aug.task {
+            Some(ttl) => TaskRequest::CreateTask { kind, ttl, progress_token: aug.progress_token.map(|t| t.get().to_owned()) },
+            None => TaskRequest::Other,
+        })
+    }
+
+    fn created(&self, t: TaskView<'_>, config: &Config) -> String {
+        create_task_result(t, config.model_immediate_response.as_deref())
+    }
+
+    fn task_result(&self, t: TaskView<'_>, _outcome: Option<&Outcome>, _inputs: &mut dyn Iterator<Item = InputRequest<'_>>) -> String {
+        task_json(t)
+    }
+
+    fn cancel_result(&self, t: TaskView<'_>) -> String {
+        task_json(t)
+    }
+
+    fn update_result(&self) -> String {
+        // No tasks/update in this dialect: never decoded, so never answered.
+        "{}".to_owned()
+    }
+
+    fn status_notification(&self, t: TaskView<'_>) -> Option<String> {
+        Some(status_notification(t))
+    }
+
+    fn input_params(&self, params: &str, task_id: &str) -> Option<String> {
+        with_meta_entry(params, RELATED_TASK, &related_task_value(task_id))
     }
 }
 

@@ -9,7 +9,13 @@ pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
 
+use crate::config::{Capabilities, Config};
+use crate::core::{Outcome, RequestKind, TaskSupport, TaskView};
+use extension::InputRequest;
+use jsonrpc::RpcError;
+use legacy::TtlRequest;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 /// Which task surface a message speaks.
 ///
@@ -64,6 +70,12 @@ impl Dialect {
         self == Dialect::Legacy
     }
 
+    /// Whether requests the task sends the requestor travel on a waiting
+    /// `tasks/result` (2025-11-25) rather than in `inputRequests`.
+    pub fn side_channel(self) -> bool {
+        self == Dialect::Legacy
+    }
+
     /// Whether `tasks/cancel` on a finished task is an error (2025-11-25:
     /// `-32602`) rather than an acknowledgement (the extension's cancel is idempotent).
     pub fn cancel_of_terminal_is_error(self) -> bool {
@@ -82,5 +94,74 @@ impl Dialect {
             Some(v) if v.as_ref() >= EXTENSION_PROTOCOL_VERSION => Dialect::Extension,
             _ => Dialect::Legacy,
         }
+    }
+}
+
+/// A peer request as its dialect reads it: what the engine is asked to do.
+/// The engine carries it out the same way whichever dialect spoke.
+pub(crate) enum TaskRequest<'a> {
+    Get {
+        task_id: Cow<'a, str>,
+    },
+    /// 2025-11-25: wait for the outcome.
+    Result {
+        task_id: Cow<'a, str>,
+    },
+    /// 2025-11-25: a page of the context's tasks.
+    List {
+        cursor: Option<Cow<'a, str>>,
+    },
+    Cancel {
+        task_id: Cow<'a, str>,
+    },
+    /// Tasks extension: answers to the task's outstanding input requests, by key.
+    Update {
+        task_id: Cow<'a, str>,
+        responses: Vec<(Cow<'a, str>, &'a str)>,
+    },
+    /// A request to run as a task.
+    CreateTask {
+        kind: RequestKind,
+        ttl: TtlRequest,
+        progress_token: Option<String>,
+    },
+    /// Not the engine's business (including a request to run plainly): the host handles it.
+    Other,
+}
+
+/// What a dialect needs to know to read a request.
+pub(crate) struct Env<'e> {
+    pub capabilities: &'e Capabilities,
+    /// The task policy of a tool.
+    pub tool: &'e dyn Fn(&str) -> TaskSupport,
+    /// The `Mcp-Name` header, when the transport has one.
+    pub mcp_name: Option<&'e str>,
+}
+
+/// One task dialect: how its requests read and its answers are written.
+/// Adding a dialect is one more implementation of this, in one more module.
+pub(crate) trait Codec {
+    /// Reads one request; `Err` is the JSON-RPC error to answer with.
+    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError>;
+    /// The result that hands out a new task.
+    fn created(&self, t: TaskView<'_>, config: &Config) -> String;
+    /// The `tasks/get` result.
+    fn task_result(&self, t: TaskView<'_>, outcome: Option<&Outcome>, inputs: &mut dyn Iterator<Item = InputRequest<'_>>) -> String;
+    /// The `tasks/cancel` result for a task now cancelled, or left as it ended
+    /// (only where [`Dialect::cancel_of_terminal_is_error`] is false).
+    fn cancel_result(&self, t: TaskView<'_>) -> String;
+    /// The `tasks/update` acknowledgement.
+    fn update_result(&self) -> String;
+    /// A status notification to the task's context, where the dialect pushes one.
+    fn status_notification(&self, t: TaskView<'_>) -> Option<String>;
+    /// The params of a request the task sends the requestor; `None` when not a usable object.
+    fn input_params(&self, params: &str, task_id: &str) -> Option<String>;
+}
+
+/// The codec of a dialect.
+pub(crate) fn codec(dialect: Dialect) -> &'static dyn Codec {
+    match dialect {
+        Dialect::Legacy => &legacy::Legacy,
+        Dialect::Extension => &extension::Extension,
     }
 }
