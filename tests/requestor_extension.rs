@@ -236,6 +236,16 @@ fn failure_cancel_and_refusal() {
     p.pump();
     assert!(matches!(p.take_events().as_slice(), [RequestorEvent::PlainResponse { .. }]));
     assert!(p.requestor.list().is_err(), "no tasks/list in the extension");
+    // A task handed out for anything but tools/call is an invalid response.
+    let call = p.requestor.call("sampling/createMessage", Some("{}"), Some(None), None).unwrap();
+    let _ = p.requestor.poll_output();
+    let bogus = json!({"jsonrpc":"2.0","id": serde_json::from_str::<Value>(&call).unwrap(),"result":{"resultType":"task","taskId":"x","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}});
+    p.requestor.handle_message(&bogus.to_string());
+    p.pump();
+    let events = p.take_events();
+    let [RequestorEvent::CallRefused { response, .. }] = events.as_slice() else { panic!("{events:?}") };
+    assert!(response.contains("invalidResponse"), "{response}");
+    assert!(!p.requestor.tracked().contains(&"x".to_owned()));
 }
 
 #[test]

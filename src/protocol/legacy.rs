@@ -334,12 +334,14 @@ impl Codec for Legacy {
                 return Err(RpcError::params("Invalid params: tools/call requires params.name (a string)"));
             };
             match ((env.tool)(name), aug.task.is_some()) {
-                (TaskSupport::Required, false) => return Err(RpcError::new(
-                    METHOD_NOT_FOUND,
-                    format!(
+                (TaskSupport::Required, false) => {
+                    return Err(RpcError::new(
+                        METHOD_NOT_FOUND,
+                        format!(
                         "Tool '{name}' requires task-augmented execution (execution.taskSupport is \"required\"): call it with params.task"
                     ),
-                )),
+                    ))
+                }
                 (TaskSupport::Absent | TaskSupport::Forbidden, true) => {
                     return Err(RpcError::new(
                         METHOD_NOT_FOUND,

@@ -1029,8 +1029,20 @@ impl Requestor {
                     Dialect::Legacy => result_value.as_ref().and_then(|r| r.get("task")).cloned(),
                 };
                 let task = task.as_ref().filter(|t| t.get("taskId").is_some_and(Value::is_string));
+                let extension = self.config.dialect == Dialect::Extension;
                 match (error, task) {
                     (Some(_), _) => self.event(RequestorEvent::CallRefused { call_id: id.to_owned(), response: message.to_owned() }),
+                    // Only tools/call may become a task in the extension: anything
+                    // else answered with a task is an invalid response.
+                    (None, Some(_)) if extension && method != "tools/call" => {
+                        let why = format!(
+                            "Invalid response: {method} cannot become a task in the tasks extension, yet the receiver answered with one"
+                        );
+                        self.event(RequestorEvent::CallRefused {
+                            call_id: id.to_owned(),
+                            response: own_error(id, INTERNAL_ERROR, &why, "invalidResponse"),
+                        })
+                    }
                     (None, Some(task)) if augmented => {
                         let task = task.clone();
                         let task_id = task["taskId"].as_str().unwrap_or_default().to_owned();
