@@ -13,6 +13,13 @@ impl<F: FnMut() -> String> IdSource for F {
     }
 }
 
+/// The ID source an [`Engine`](crate::Engine) holds: `Send` on native targets.
+#[cfg(not(target_arch = "wasm32"))]
+pub type BoxedIdSource = Box<dyn IdSource + Send>;
+/// The ID source an [`Engine`](crate::Engine) holds.
+#[cfg(target_arch = "wasm32")]
+pub type BoxedIdSource = Box<dyn IdSource>;
+
 /// Random bytes drawn from the platform CSPRNG per refill: one call serves
 /// 256 IDs (in browsers each call crosses into `crypto.getRandomValues`).
 const POOL_BYTES: usize = 4096;

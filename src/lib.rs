@@ -39,14 +39,14 @@ pub use crate::config::{Capabilities, Config, Limits, StoreMode, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 pub use crate::engine::{Engine, Inbound, RateLimit, TaskPage, TaskSupport};
 pub use crate::error::HostError;
-pub use crate::ids::{IdSource, SequentialIds, UuidV4Ids};
+pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};
 pub use crate::protocol::legacy::TtlRequest;
 pub use crate::protocol::Dialect;
 pub use crate::requestor::{should_augment, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;
-pub use crate::time::{format_timestamp, Clock, ManualClock};
+pub use crate::time::{format_timestamp, BoxedClock, Clock, ManualClock};
 
 /// The README's Rust example is compiled and run as a doctest.
 #[cfg(doctest)]

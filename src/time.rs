@@ -3,8 +3,8 @@
 //! The engine never reads a system clock on its own; every instant comes from a
 //! [`Clock`] the host provides. Time that goes backwards is clamped by the engine.
 
-use std::cell::Cell;
-use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 #[cfg(not(target_arch = "wasm32"))]
 use std::time::UNIX_EPOCH;
 
@@ -19,6 +19,15 @@ impl<F: Fn() -> u64> Clock for F {
         self()
     }
 }
+
+/// The clock an [`Engine`](crate::Engine) or [`Requestor`](crate::Requestor)
+/// holds: `Send` on native targets, so either can move to another thread (as
+/// quinn's and str0m's state machines can); on `wasm32` a JavaScript function.
+#[cfg(not(target_arch = "wasm32"))]
+pub type BoxedClock = Box<dyn Clock + Send>;
+/// The clock an [`Engine`](crate::Engine) or [`Requestor`](crate::Requestor) holds.
+#[cfg(target_arch = "wasm32")]
+pub type BoxedClock = Box<dyn Clock>;
 
 /// The operating system's clock (not available on `wasm32-unknown-unknown`,
 /// where the host passes `Date.now` instead).
@@ -46,26 +55,26 @@ impl Clock for SystemClock {
 /// assert_eq!(engine_side.now_ms(), 1_500);
 /// ```
 #[derive(Debug, Clone, Default)]
-pub struct ManualClock(Rc<Cell<u64>>);
+pub struct ManualClock(Arc<AtomicU64>);
 
 impl ManualClock {
     /// A clock standing at `start_ms`.
     pub fn new(start_ms: u64) -> Self {
-        ManualClock(Rc::new(Cell::new(start_ms)))
+        ManualClock(Arc::new(AtomicU64::new(start_ms)))
     }
     /// Moves the clock forward by `ms`.
     pub fn advance(&self, ms: u64) {
-        self.0.set(self.0.get().saturating_add(ms));
+        let _ = self.0.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| Some(t.saturating_add(ms)));
     }
     /// Sets the clock to `ms` (may go backwards; the engine clamps that).
     pub fn set(&self, ms: u64) {
-        self.0.set(ms);
+        self.0.store(ms, Ordering::Relaxed);
     }
 }
 
 impl Clock for ManualClock {
     fn now_ms(&self) -> u64 {
-        self.0.get()
+        self.0.load(Ordering::Relaxed)
     }
 }
 

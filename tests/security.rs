@@ -129,3 +129,18 @@ fn default_ids_are_unique_uuid_v4() {
     assert_eq!(parsed[14], b'4', "version 4");
     assert!(matches!(parsed[19], b'8' | b'9' | b'a' | b'b'), "RFC 4122 variant");
 }
+
+/// The state machines can move to another thread (a server may run each on a
+/// worker pool), as quinn-proto's and str0m's can. A change that makes them
+/// `!Send` fails to compile here.
+#[test]
+fn engine_and_requestor_are_send() {
+    fn assert_send<T: Send>() {}
+    assert_send::<mcp_task_core::Engine>();
+    assert_send::<mcp_task_core::Requestor>();
+    let clock = mcp_task_core::ManualClock::new(0);
+    let engine =
+        mcp_task_core::Engine::with_sources(Default::default(), Box::new(clock.clone()), Box::new(mcp_task_core::SequentialIds::new("t")));
+    let moved = std::thread::spawn(move || engine.task_count()).join().unwrap();
+    assert_eq!(moved, 0);
+}

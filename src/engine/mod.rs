@@ -21,12 +21,12 @@ use crate::core::cursor::CursorCodec;
 use crate::core::table::MoveRefusal;
 use crate::core::table::{Lookup, TaskRecord, TaskTable};
 use crate::core::{Outcome, TaskStatus};
-use crate::ids::IdSource;
+use crate::ids::BoxedIdSource;
 use crate::output::{Event, Output, Transmit};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};
 use crate::protocol::legacy;
 use crate::protocol::Dialect;
-use crate::time::Clock;
+use crate::time::BoxedClock;
 use channel::Channels;
 use std::collections::{HashMap, VecDeque};
 
@@ -84,8 +84,8 @@ impl<'a> Inbound<'a> {
 /// ```
 pub struct Engine {
     config: Config,
-    clock: Box<dyn Clock>,
-    ids: Box<dyn IdSource>,
+    clock: BoxedClock,
+    ids: BoxedIdSource,
     table: TaskTable,
     tools: HashMap<String, TaskSupport>,
     channels: Channels,
@@ -127,7 +127,7 @@ impl Engine {
     }
 
     /// An engine with the host's clock and ID source.
-    pub fn with_sources(config: Config, clock: Box<dyn Clock>, ids: Box<dyn IdSource>) -> Self {
+    pub fn with_sources(config: Config, clock: BoxedClock, ids: BoxedIdSource) -> Self {
         let cursors = CursorCodec::new(config.cursor_key.unwrap_or_else(random_key));
         Engine {
             config,

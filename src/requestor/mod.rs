@@ -17,7 +17,7 @@ use crate::protocol::extension;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::legacy::{related_task_value, RELATED_TASK};
 use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
-use crate::time::Clock;
+use crate::time::BoxedClock;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -372,7 +372,7 @@ fn implied_status(response: &str, task_id: &str) -> Option<TaskStatus> {
 /// ```
 pub struct Requestor {
     config: RequestorConfig,
-    clock: Box<dyn Clock>,
+    clock: BoxedClock,
     last_now: u64,
     next_id: u64,
     pending: HashMap<String, Outstanding>,
@@ -396,7 +396,7 @@ fn is_object(raw: &str) -> bool {
 
 impl Requestor {
     /// A requestor on the host's clock.
-    pub fn new(config: RequestorConfig, clock: Box<dyn Clock>) -> Self {
+    pub fn new(config: RequestorConfig, clock: BoxedClock) -> Self {
         Requestor {
             config,
             clock,
