@@ -26,6 +26,9 @@ echo "== Rust tests"
 cargo test --all-targets
 cargo test --doc
 
+echo "== Rust unit tests on wasm32 (wasm-bindgen-test-runner under Node)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --lib
+
 echo "== Fuzz smoke (${FUZZ_SECONDS:-60} s per target)"
 fuzz_log="$(mktemp)"
 for target in message sequence cursor requestor; do

@@ -60,7 +60,8 @@ impl CursorCodec {
 mod tests {
     use super::*;
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn round_trips_and_rejects_tampering() {
         let codec = CursorCodec::new([7; 16]);
         let c = codec.encode(Some("alice"), 42);

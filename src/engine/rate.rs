@@ -57,7 +57,8 @@ impl RateLimiter {
 mod tests {
     use super::*;
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn bursts_then_refills_at_the_rate() {
         let limit = RateLimit { burst: 3, per_second: 2 };
         let mut r = RateLimiter::default();

@@ -366,7 +366,8 @@ mod tests {
         serde_json::from_str(s).unwrap()
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn request_meta_reads_version_and_declaration() {
         let m = RequestMeta::read(Some(raw(
             r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}"#,
@@ -384,7 +385,8 @@ mod tests {
         }
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn mcp_name_plain_and_base64() {
         assert!(mcp_name_matches("t-1", "t-1"));
         assert!(!mcp_name_matches("t-2", "t-1"));
@@ -392,7 +394,8 @@ mod tests {
         assert!(!mcp_name_matches("=?base64?not base64?=", "t-1"));
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn update_params_keep_answers_raw() {
         let p = update_params(Some(raw(r#"{"taskId":"t","inputResponses":{"a":{"n":1e400},"b":{}}}"#))).unwrap();
         assert_eq!(p.responses.iter().map(|(k, v)| (k.as_ref(), *v)).collect::<Vec<_>>(), [("a", r#"{"n":1e400}"#), ("b", "{}")]);

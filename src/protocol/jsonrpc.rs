@@ -452,14 +452,16 @@ pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<St
 mod tests {
     use super::*;
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn depth_ignores_brackets_in_strings() {
         assert_eq!(nesting_depth(r#"{"a":"[[[{{{\"]]]"}"#), 1);
         assert_eq!(nesting_depth("[[[]]]"), 3);
         assert_eq!(nesting_depth("1"), 0);
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn meta_entry_is_inserted_or_merged() {
         let v = r#"{"x":"y"}"#;
         assert_eq!(with_meta_entry(v, "k", "1").unwrap(), r#"{"_meta":{"k":1},"x":"y"}"#);
@@ -471,7 +473,8 @@ mod tests {
         assert_eq!(with_meta_entry(r#"{"_meta":3}"#, "k", "1"), None);
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn ids_must_be_strings_or_integers() {
         for bad in ["null", "1.5", "true", "{}", "[]"] {
             let m = format!(r#"{{"jsonrpc":"2.0","id":{bad},"method":"ping"}}"#);
@@ -482,14 +485,16 @@ mod tests {
         let ok = parse(r#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#, 1 << 20, 64).unwrap();
         assert!(matches!(ok, Incoming::Request { id: "\"a\"", .. }));
     }
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn meta_entry_keeps_every_other_member_byte_for_byte() {
         let big = r#"{"_meta":{"n":123456789012345678901234567890, "f":1.0e2,"k":0},"x":1e400}"#;
         let out = with_meta_entry(big, "k", "1").unwrap();
         assert_eq!(out, r#"{"_meta":{"k":1,"n":123456789012345678901234567890,"f":1.0e2},"x":1e400}"#);
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn members_are_found_whatever_the_depth() {
         let deep = format!(r#"{{"a":{}1{},"b" : "x\"}}y","c":[{{}}]}}"#, "[".repeat(5000), "]".repeat(5000));
         let members = object_members(&deep).unwrap();
@@ -501,7 +506,8 @@ mod tests {
         }
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn peek_reads_the_top_level_only() {
         let p = peek(r#"{"jsonrpc":"2.0","result":{"id":5,"method":"x"},"id":"r1"}"#);
         assert_eq!(p.id, Some("\"r1\""));

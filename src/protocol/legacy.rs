@@ -391,7 +391,8 @@ mod tests {
         serde_json::from_str(s).unwrap()
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn ttl_forms() {
         let t = |s: &str| augmentation(Some(raw(s)), "tools/call").map(|a| a.task);
         assert_eq!(t(r#"{"task":{"ttl":5}}"#).unwrap(), Some(TtlRequest::Ms(5)));
@@ -420,7 +421,8 @@ mod tests {
         }
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn capabilities_hide_list_without_context_binding() {
         let mut config = Config::default();
         assert_eq!(capabilities_json(&config, Some("s")), r#"{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}"#);

@@ -78,7 +78,8 @@ impl PollPolicy {
 mod tests {
     use super::*;
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn honours_the_interval_above_the_floor_and_backs_off_without_one() {
         let p = PollPolicy { floor_ms: 200, ceiling_ms: 10_000, initial_backoff_ms: 500, ..PollPolicy::default() };
         let mut b = p.initial_backoff_ms;
@@ -90,7 +91,8 @@ mod tests {
         assert_eq!(waits, [500, 1_000, 2_000, 4_000, 8_000, 10_000, 10_000]);
     }
 
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn retries_back_off_on_top_of_the_interval() {
         let p = PollPolicy { floor_ms: 100, ceiling_ms: 8_000, initial_backoff_ms: 500, ..PollPolicy::default() };
         let mut b = p.initial_backoff_ms;
