@@ -27,6 +27,7 @@ mod core;
 mod engine;
 mod error;
 mod ids;
+mod js_names;
 mod output;
 pub mod protocol;
 mod requestor;

@@ -2,6 +2,7 @@
 //! field with `Reflect` (a serde deserializer here would double the size of
 //! this layer in the wasm for a dozen fields).
 
+use crate::js_names::option_keys;
 use crate::{Capabilities, Config, RateLimit, TaskSupport};
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -131,28 +132,14 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         return Err("options must be an object".to_owned());
     }
     let root = Reader { obj: options, path: "" };
-    root.only(&[
-        "now",
-        "newTaskId",
-        "capabilities",
-        "contextBinding",
-        "ttl",
-        "pollIntervalMs",
-        "pageSize",
-        "modelImmediateResponse",
-        "statusNotifications",
-        "audit",
-        "limits",
-        "store",
-        "tools",
-    ])?;
+    root.only(option_keys("TaskEngineOptions"))?;
     let config = &mut parsed.config;
     parsed.now = root.function("now")?;
     parsed.new_task_id = root.function("newTaskId")?;
 
     if let Some(Some(caps)) = root.object("capabilities")? {
         let r = Reader { obj: &caps, path: "capabilities." };
-        r.only(&["list", "cancel", "toolsCall", "samplingCreateMessage", "elicitationCreate"])?;
+        r.only(option_keys("CapabilityOptions"))?;
         let d = Capabilities::default();
         config.capabilities = Capabilities {
             list: r.bool("list")?.unwrap_or(d.list),
@@ -165,7 +152,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     set(&mut config.context_binding, root.bool("contextBinding")?);
     if let Some(Some(ttl)) = root.object("ttl")? {
         let r = Reader { obj: &ttl, path: "ttl." };
-        r.only(&["defaultMs", "maxMs", "allowUnlimited"])?;
+        r.only(option_keys("TtlOptions"))?;
         set(&mut config.ttl.default_ms, r.int("defaultMs")?);
         set(&mut config.ttl.max_ms, r.int("maxMs")?);
         set(&mut config.ttl.allow_unlimited, r.bool("allowUnlimited")?);
@@ -182,17 +169,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     set(&mut config.audit, root.bool("audit")?);
     if let Some(Some(limits)) = root.object("limits")? {
         let r = Reader { obj: &limits, path: "limits." };
-        r.only(&[
-            "maxTasksPerContext",
-            "maxTasksTotal",
-            "maxResultBytes",
-            "maxQueuedMessagesPerTask",
-            "maxMessageBytes",
-            "maxJsonDepth",
-            "maxWaitersPerTask",
-            "maxPendingOutputs",
-            "rateLimit",
-        ])?;
+        r.only(option_keys("LimitOptions"))?;
         let l = &mut config.limits;
         set(&mut l.max_tasks_per_context, r.usize("maxTasksPerContext")?);
         set(&mut l.max_tasks_total, r.usize("maxTasksTotal")?);
@@ -207,7 +184,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
             Some(None) => l.rate_limit = None,
             Some(Some(rate)) => {
                 let rr = Reader { obj: &rate, path: "limits.rateLimit." };
-                rr.only(&["burst", "perSecond"])?;
+                rr.only(option_keys("RateLimitOptions"))?;
                 let burst = rr.int("burst")?.ok_or_else(|| rr.err("burst", "a non-negative integer"))?;
                 let per_second = rr.int("perSecond")?.ok_or_else(|| rr.err("perSecond", "a non-negative integer"))?;
                 l.rate_limit =
@@ -217,7 +194,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     }
     if let Some(Some(store)) = root.object("store")? {
         let r = Reader { obj: &store, path: "store." };
-        r.only(&["instanceId", "leaseMs"])?;
+        r.only(option_keys("StoreOptions"))?;
         let mut mode = crate::StoreMode::with_random_instance();
         set(&mut mode.instance_id, r.string("instanceId")?);
         set(&mut mode.lease_ms, r.int("leaseMs")?);
