@@ -268,6 +268,10 @@ test('TaskRequestor and shouldAugment: wrong argument types are TypeErrors too',
   for (let o = r.pollOutput(); o !== null; o = r.pollOutput()) assert.equal(o.kind, 'forward');
   assertEngineError(() => r.importState('{not json'), 'invalid_argument');
   assertEngineError(() => new mod.TaskRequestor({ pollFloorMs: -1 }), 'invalid_options');
+  // A typo is refused by name, not read as "default".
+  const typo = assertEngineError(() => new mod.TaskRequestor({ pollFloorMS: 5 }), 'invalid_options', { type: TypeError });
+  assert.match(typo.message, /options\.pollFloorMS is not an option/);
+  assertEngineError(() => new mod.TaskRequestor({ dialect: '2024-01-01' }), 'invalid_options');
   r.free();
 });
 

@@ -4,7 +4,8 @@
 //! to every [`HostError`](crate::HostError) code and
 //! [`AuditAction`](crate::AuditAction) name), so the types cannot drift.
 
-/// `(TypeScript interface, its keys)` of every level of `new TaskEngine(options)`.
+/// `(TypeScript interface, its keys)` of every level of `new TaskEngine(options)`
+/// and of `new TaskRequestor(options)`.
 pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
     (
         "TaskEngineOptions",
@@ -42,6 +43,20 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
     ),
     ("RateLimitOptions", &["burst", "perSecond"]),
     ("StoreOptions", &["instanceId", "leaseMs"]),
+    (
+        "TaskRequestorOptions",
+        &[
+            "now",
+            "pollFloorMs",
+            "pollCeilingMs",
+            "initialBackoffMs",
+            "requestTimeoutMs",
+            "resultTimeoutMs",
+            "maxListPages",
+            "requestIdPrefix",
+            "dialect",
+        ],
+    ),
 ];
 
 /// The keys of one options interface.

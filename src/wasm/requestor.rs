@@ -51,6 +51,15 @@ impl TaskRequestor {
             if !options.is_object() {
                 return Err(js_error("invalid_options", "options must be an object"));
             }
+            let known = crate::js_names::option_keys("TaskRequestorOptions");
+            for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
+                let Some(key) = key.as_string() else { continue };
+                if !known.contains(&key.as_str()) {
+                    let error = js_sys::TypeError::new(&format!("options.{key} is not an option (known here: {})", known.join(", ")));
+                    let _ = Reflect::set(&error, &"code".into(), &"invalid_options".into());
+                    return Err(error.into());
+                }
+            }
             let f = Reflect::get(&options, &"now".into()).unwrap_or(JsValue::UNDEFINED);
             if !(f.is_undefined() || f.is_null()) {
                 now = Some(f.dyn_into::<Function>().map_err(|_| js_error("invalid_options", "options.now must be a function"))?);
