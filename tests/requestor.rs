@@ -1,8 +1,8 @@
 //! The requestor engine wired to a receiver engine in memory, with a test clock.
 
 use mcp_task_core::{
-    should_augment, Capabilities, Config, Engine, Event, ManualClock, Output, PollPolicy, Requestor, RequestorConfig, RequestorEvent,
-    RequestorOutput, SequentialIds, TaskStatus, TaskSupport,
+    should_augment, CallMode, Capabilities, Config, Engine, Event, ManualClock, Output, PollPolicy, Requestor, RequestorConfig,
+    RequestorEvent, RequestorOutput, SequentialIds, TaskStatus, TaskSupport,
 };
 use serde_json::{json, Value};
 
@@ -140,8 +140,10 @@ const SERVER_CAPS: &str = r#"{"tasks":{"list":{},"cancel":{},"requests":{"tools"
 #[test]
 fn whole_lifecycle_with_input_required() {
     let mut p = Pair::new(Config { poll_interval_ms: Some(1_000), ..Config::default() });
-    assert!(should_augment(SERVER_CAPS, "tools/call", Some("required"), false).augment);
-    p.requestor.call("tools/call", Some(r#"{"name":"slow","arguments":{}}"#), Some(Some(60_000)), Some("\"tok\"")).unwrap();
+    assert!(should_augment(SERVER_CAPS, "tools/call", TaskSupport::Required, false).augment);
+    p.requestor
+        .call("tools/call", Some(r#"{"name":"slow","arguments":{}}"#), CallMode::Task { ttl_ms: Some(60_000) }, Some("\"tok\""))
+        .unwrap();
     p.run_until(T0 + 3_000);
     let id = p.task_id();
     assert!(p.host.iter().any(|e| matches!(e, Event::Execute { task_id, .. } if *task_id == id)));
@@ -187,7 +189,7 @@ fn whole_lifecycle_with_input_required() {
 #[test]
 fn failure_is_handed_over_with_the_exact_error() {
     let mut p = Pair::new(Config::default());
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 1_500);
     let id = p.task_id();
     let error = json!({"code": -32050, "message": "quota", "data": {"left": 0}});
@@ -201,7 +203,7 @@ fn failure_is_handed_over_with_the_exact_error() {
 #[test]
 fn cancel_reaches_the_receiver() {
     let mut p = Pair::new(Config::default());
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 1_500);
     let id = p.task_id();
     p.requestor.cancel(&id).unwrap();
@@ -221,7 +223,7 @@ fn cancel_reaches_the_receiver() {
 #[test]
 fn expiry_on_the_receiver_is_reported_as_lost() {
     let mut p = Pair::new(Config::default());
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(Some(4_000)), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(4_000) }, None).unwrap();
     p.run_until(T0 + 10_000);
     let lost = p.events.iter().find_map(|e| match e {
         RequestorEvent::Lost { error, .. } => Some(serde_json::from_str::<Value>(error).unwrap()),
@@ -236,7 +238,7 @@ fn expiry_on_the_receiver_is_reported_as_lost() {
 #[test]
 fn restart_and_resume() {
     let mut p = Pair::new(Config::default());
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), Some("7")).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, Some("7")).unwrap();
     p.run_until(T0 + 2_500);
     let id = p.task_id();
     let saved = p.requestor.export_state();
@@ -252,7 +254,7 @@ fn restart_and_resume() {
     assert_eq!(p.finished().unwrap().1["result"]["content"][0]["text"], "after restart");
     // A task that expired while the requestor was down is reported lost.
     let mut p2 = Pair::new(Config::default());
-    p2.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(Some(3_000)), None).unwrap();
+    p2.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(3_000) }, None).unwrap();
     p2.run_until(T0 + 1_000);
     let saved = p2.requestor.export_state();
     p2.clock.set(T0 + 60_000);
@@ -269,7 +271,7 @@ fn restart_and_resume() {
 fn receiver_that_never_notifies_is_polled_to_the_end() {
     let mut p = Pair::new(Config { status_notifications: false, poll_interval_ms: Some(2_000), ..Config::default() });
     p.notifications = false;
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 5_000);
     let id = p.task_id();
     p.receiver.complete(&id, r#"{"content":[]}"#).unwrap();
@@ -282,7 +284,7 @@ fn receiver_that_never_notifies_is_polled_to_the_end() {
 fn notifications_alone_end_the_wait_early() {
     // pollInterval is long; the status notification brings the result sooner.
     let mut p = Pair::new(Config { poll_interval_ms: Some(30_000), ..Config::default() });
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 1_000);
     let id = p.task_id();
     p.receiver.complete(&id, r#"{"content":[{"type":"text","text":"early"}]}"#).unwrap();
@@ -293,15 +295,15 @@ fn notifications_alone_end_the_wait_early() {
 
 #[test]
 fn receiver_without_task_capability_gets_plain_requests() {
-    let decision = should_augment("{}", "tools/call", Some("required"), true);
+    let decision = should_augment("{}", "tools/call", TaskSupport::Required, true);
     assert!(!decision.augment);
     assert!(decision.reason.contains("no tasks capability"));
     let mut p = Pair::new(Config { capabilities: Capabilities::default(), ..Config::default() });
-    let call = p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), None, None).unwrap();
+    let call = p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Plain, None).unwrap();
     p.pump();
     assert!(p.events.iter().any(|e| matches!(e, RequestorEvent::PlainResponse { call_id, .. } if *call_id == call)));
     // Even augmented, an undeclared receiver runs it normally: still a plain response.
-    let call = p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    let call = p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     assert!(p.events.iter().any(|e| matches!(e, RequestorEvent::PlainResponse { call_id, .. } if *call_id == call)));
     assert!(p.requestor.tracked().is_empty());
@@ -310,11 +312,11 @@ fn receiver_without_task_capability_gets_plain_requests() {
 #[test]
 fn refused_calls_and_listing() {
     let mut p = Pair::new(Config { page_size: 2, ..Config::default() });
-    let refused = p.requestor.call("tools/call", Some(r#"{"name":"maybe","task":5}"#), None, None).unwrap();
+    let refused = p.requestor.call("tools/call", Some(r#"{"name":"maybe","task":5}"#), CallMode::Plain, None).unwrap();
     p.pump();
     assert!(p.events.iter().any(|e| matches!(e, RequestorEvent::CallRefused { call_id, .. } if *call_id == refused)));
     for _ in 0..5 {
-        p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+        p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     }
     p.pump();
     p.requestor.list().unwrap();
@@ -331,7 +333,7 @@ fn refused_calls_and_listing() {
 fn ten_minute_task(poll_interval: Option<u64>) -> usize {
     let mut p = Pair::new(Config { poll_interval_ms: poll_interval, ..Config::default() });
     p.notifications = false;
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let id = p.task_id();
     p.run_until(T0 + 600_000);
@@ -405,7 +407,7 @@ impl Scripted {
 
     /// Creates task `t1` (status working) and returns its id.
     fn create(&mut self, poll_interval: Option<u64>) -> String {
-        self.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+        self.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
         let sent = self.drain();
         assert_eq!(sent.len(), 1);
         self.answer(&sent[0], json!({"task": task_json("working", poll_interval)}));
@@ -628,7 +630,7 @@ fn early_failure_answer_is_confirmed_and_handed_over() {
 fn rate_limited_receiver_still_yields_the_real_result() {
     let limits = mcp_task_core::Limits { rate_limit: Some(mcp_task_core::RateLimit { burst: 1, per_second: 1 }), ..Default::default() };
     let mut p = Pair::new(Config { poll_interval_ms: Some(200), limits, ..Config::default() });
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 100);
     let id = p.task_id();
     p.receiver
@@ -716,7 +718,7 @@ fn long_poll_interval_is_honoured() {
     for interval in [60_000u64, 300_000] {
         let mut p = Pair::new(Config { poll_interval_ms: Some(interval), ..Config::default() });
         p.notifications = false;
-        p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+        p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
         p.pump();
         assert_eq!(p.requestor.next_deadline(), Some(T0 + interval), "first poll after {interval} ms");
         let id = p.task_id();
@@ -858,8 +860,8 @@ fn request_failed_recovers_a_lost_tasks_result() {
 fn calls_cancels_and_lists_without_an_answer_are_reported_failed() {
     let poll = PollPolicy { request_timeout_ms: 5_000, result_timeout_ms: 50_000, ..PollPolicy::default() };
     let mut s = Scripted::new(RequestorConfig { poll, ..Default::default() });
-    let task_call = s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
-    let plain_call = s.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), None, None).unwrap();
+    let task_call = s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    let plain_call = s.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Plain, None).unwrap();
     s.requestor.list().unwrap();
     assert_eq!(s.drain().len(), 3);
     assert_eq!(s.requestor.next_deadline(), Some(T0 + 5_000), "the request timeout");
@@ -994,7 +996,7 @@ mod random_receivers {
         for act in acts {
             match act {
                 Act::Call { interval } => {
-                    s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+                    s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
                     // Remember the interval in the request so the answer can use it.
                     let mut sent = s.drain();
                     for r in &mut sent {

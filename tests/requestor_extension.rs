@@ -7,8 +7,8 @@
 mod common;
 use common::*;
 use mcp_task_core::{
-    Config, Dialect, Engine, Event, ManualClock, Output, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, SequentialIds,
-    TaskStatus, TaskSupport,
+    CallMode, Config, Dialect, Engine, Event, ManualClock, Output, Requestor, RequestorConfig, RequestorEvent, RequestorOutput,
+    SequentialIds, TaskStatus, TaskSupport,
 };
 use serde_json::{json, Value};
 
@@ -138,7 +138,12 @@ fn a_task_with_input_from_call_to_outcome() {
     let mut p = Pair::new();
     let call = p
         .requestor
-        .call("tools/call", Some(r#"{"name":"slow","arguments":{"n":123456789012345678901234567890}}"#), Some(None), None)
+        .call(
+            "tools/call",
+            Some(r#"{"name":"slow","arguments":{"n":123456789012345678901234567890}}"#),
+            CallMode::Task { ttl_ms: None },
+            None,
+        )
         .unwrap();
     p.pump();
     let created = p.take_events();
@@ -197,8 +202,8 @@ fn a_task_with_input_from_call_to_outcome() {
 #[test]
 fn failure_cancel_and_refusal() {
     let mut p = Pair::new();
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let (a, b) = (p.executing[0].clone(), p.executing[1].clone());
     p.engine.fail(&a, r#"{"code":-32603,"message":"API rate limit exceeded"}"#).unwrap();
@@ -225,19 +230,19 @@ fn failure_cancel_and_refusal() {
     let cancelled = finished.iter().find(|(s, _)| *s == TaskStatus::Cancelled).unwrap();
     assert!(cancelled.1["error"]["message"].as_str().unwrap().contains("cancelled"));
     // A plain call (no declaration) to a task-only tool: -32021 as a clear refusal.
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), None, None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Plain, None).unwrap();
     p.pump();
     let refused = p.take_events();
     let [RequestorEvent::CallRefused { response, .. }] = refused.as_slice() else { panic!("{refused:?}") };
     let response: Value = serde_json::from_str(response).unwrap();
     assert_eq!(response["error"]["code"], -32021);
     // A tool the receiver runs plainly: a plain response, also for a declaring call.
-    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     assert!(matches!(p.take_events().as_slice(), [RequestorEvent::PlainResponse { .. }]));
     assert!(p.requestor.list().is_err(), "no tasks/list in the extension");
     // A task handed out for anything but tools/call is an invalid response.
-    let call = p.requestor.call("sampling/createMessage", Some("{}"), Some(None), None).unwrap();
+    let call = p.requestor.call("sampling/createMessage", Some("{}"), CallMode::Task { ttl_ms: None }, None).unwrap();
     let _ = p.requestor.poll_output();
     let bogus = json!({"jsonrpc":"2.0","id": serde_json::from_str::<Value>(&call).unwrap(),"result":{"resultType":"task","taskId":"x","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}});
     p.requestor.handle_message(&bogus.to_string());
@@ -251,7 +256,7 @@ fn failure_cancel_and_refusal() {
 #[test]
 fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
     let mut p = Pair::new();
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let exec = p.executing[0].clone();
     p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
@@ -273,7 +278,7 @@ fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
 #[test]
 fn a_lost_update_is_shown_again() {
     let mut p = Pair::new();
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let exec = p.executing[0].clone();
     p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
@@ -303,7 +308,7 @@ fn arguments_go_out_byte_for_byte_in_both_dialects() {
         let config = RequestorConfig { dialect, ..RequestorConfig::default() };
         let mut r = Requestor::new(config, Box::new(ManualClock::new(0)));
         let params = r#"{"name":"slow","arguments":{"n":123456789012345678901234567890,"f":1.50,"s":"\u00e9"},"_meta":{"x":1e400}}"#;
-        r.call("tools/call", Some(params), Some(Some(5)), Some("\"tok\"")).unwrap();
+        r.call("tools/call", Some(params), CallMode::Task { ttl_ms: Some(5) }, Some("\"tok\"")).unwrap();
         let Some(RequestorOutput::Send(message)) = r.poll_output() else { panic!() };
         for exact in [r#""n":123456789012345678901234567890"#, r#""f":1.50"#, r#""s":"\u00e9""#, r#""x":1e400"#, r#""progressToken":"tok""#]
         {

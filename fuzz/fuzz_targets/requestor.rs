@@ -4,7 +4,7 @@
 //! Both dialects: `extension` picks the tasks extension (2026-07-28).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mcp_task_core::{Dialect, ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
+use mcp_task_core::{CallMode, Dialect, ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 
 fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>, bool)| {
     let (state, messages, advance, failures, extension) = input;
@@ -12,7 +12,7 @@ fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>, bool)| {
     let dialect = if extension { Dialect::Extension } else { Dialect::Legacy };
     let config = || RequestorConfig { dialect, ..RequestorConfig::default() };
     let mut r = Requestor::new(config(), Box::new(clock.clone()));
-    let call = r.call("tools/call", Some(r#"{"name":"x"}"#), Some(Some(1000)), Some("\"p\"")).unwrap();
+    let call = r.call("tools/call", Some(r#"{"name":"x"}"#), CallMode::Task { ttl_ms: Some(1000) }, Some("\"p\"")).unwrap();
     let _ = r.import_state(&state);
     // A well-formed creation answer first, so later messages meet a tracked task.
     let created = if r.dialect() == Dialect::Extension {

@@ -68,6 +68,17 @@ fn extension_meta_entries() -> [(&'static str, String); 2] {
     ]
 }
 
+/// How [`Requestor::call`] sends a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallMode {
+    /// A plain request: the answer is its result.
+    Plain,
+    /// Ask for a task. 2025-11-25: `params.task`, with `ttl_ms` as its `ttl`
+    /// (`None`: the receiver's default). Tasks extension: the request declares
+    /// the extension and the receiver decides (it takes no TTL from the client).
+    Task { ttl_ms: Option<u64> },
+}
+
 /// One item from [`Requestor::poll_output`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestorOutput {
@@ -82,9 +93,9 @@ impl RequestorOutput {
     /// [`Requestor::request_failed`] takes); `None` for responses and events.
     ///
     /// ```
-    /// use mcp_task_core::{ManualClock, Requestor, RequestorConfig};
+    /// use mcp_task_core::{CallMode, ManualClock, Requestor, RequestorConfig};
     /// let mut requestor = Requestor::new(RequestorConfig::default(), Box::new(ManualClock::new(0)));
-    /// let call = requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(None), None).unwrap();
+    /// let call = requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     /// let out = requestor.poll_output().unwrap();
     /// assert_eq!(out.request_id(), Some(call.clone()));
     /// // The transport lost it: the requestor reports the call as failed.
@@ -360,10 +371,10 @@ fn implied_status(response: &str, task_id: &str) -> Option<TaskStatus> {
 /// task is tracked there is always a deadline or an answer that can still come.
 ///
 /// ```
-/// use mcp_task_core::{ManualClock, Requestor, RequestorConfig, RequestorOutput};
+/// use mcp_task_core::{CallMode, ManualClock, Requestor, RequestorConfig, RequestorOutput};
 /// let clock = ManualClock::new(0);
 /// let mut requestor = Requestor::new(RequestorConfig::default(), Box::new(clock.clone()));
-/// let call = requestor.call("tools/call", Some(r#"{"name":"slow"}"#), Some(Some(60_000)), None).unwrap();
+/// let call = requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(60_000) }, None).unwrap();
 /// let Some(RequestorOutput::Send(request)) = requestor.poll_output() else { panic!() };
 /// assert!(request.contains(r#""task":{"ttl":60000}"#));
 /// // The receiver answers with a CreateTaskResult: polling starts on its schedule.
@@ -438,9 +449,8 @@ impl Requestor {
         self.outputs.push_back(RequestorOutput::Event(event));
     }
 
-    /// Sends `method` with `params_json` (an object). `task`: `None` for a plain
-    /// request, `Some(ttl)` to augment it (`Some(None)`: no `ttl`, the receiver's
-    /// default). `progress_token` (raw JSON string or number) goes into
+    /// Sends `method` with `params_json` (an object), plain or as a task
+    /// ([`CallMode`]). `progress_token` (raw JSON string or number) goes into
     /// `_meta.progressToken` and stays valid for the task's life. Returns the
     /// call id (the request's raw JSON id) that events refer to. Without an
     /// answer within [`PollPolicy::request_timeout_ms`] (task-augmented) or
@@ -450,9 +460,13 @@ impl Requestor {
         &mut self,
         method: &str,
         params_json: Option<&str>,
-        task: Option<Option<u64>>,
+        mode: CallMode,
         progress_token: Option<&str>,
     ) -> Result<String, HostError> {
+        let task = match mode {
+            CallMode::Plain => None,
+            CallMode::Task { ttl_ms } => Some(ttl_ms),
+        };
         // Spliced, not re-serialized: the caller's arguments go out byte for byte.
         let not_object = || HostError::invalid("params must be a JSON object");
         let mut params = match params_json {

@@ -26,7 +26,8 @@ pub fn should_augment(
 ) -> Result<JsValue, JsValue> {
     let (capabilities_json, method) = (string_arg(&capabilities_json, "capabilitiesJson")?, string_arg(&method, "method")?);
     let task_support = opt_string_arg(&task_support, "taskSupport")?;
-    let d = crate::should_augment(&capabilities_json, &method, task_support.as_deref(), prefer_task);
+    let support = task_support.as_deref().map_or(crate::TaskSupport::Absent, crate::TaskSupport::parse);
+    let d = crate::should_augment(&capabilities_json, &method, support, prefer_task);
     let obj = Object::new();
     set(&obj, "augment", d.augment);
     set(&obj, "reason", d.reason);
@@ -100,12 +101,12 @@ impl TaskRequestor {
         let (method, params_json) = (string_arg(&method, "method")?, opt_string_arg(&params_json, "paramsJson")?);
         let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
         let task = if task.is_undefined() || task == JsValue::FALSE {
-            None
+            crate::CallMode::Plain
         } else if task.is_null() || task == JsValue::TRUE {
-            Some(None)
+            crate::CallMode::Task { ttl_ms: None }
         } else {
             match task.as_f64() {
-                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.0e15 => Some(Some(n as u64)),
+                Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= 9.0e15 => crate::CallMode::Task { ttl_ms: Some(n as u64) },
                 _ => {
                     return Err(js_error(
                         "invalid_argument",
