@@ -222,6 +222,13 @@ test('use after free() throws an Error, not a trap', () => {
     assert.ok(err instanceof Error, 'throws');
     assert.notEqual(err.constructor.name, 'RuntimeError');
   }
+  // Methods and getters say what happened, with a code.
+  assertEngineError(() => e.handle('{}'), 'freed');
+  assertEngineError(() => e.taskCount, 'freed');
+  const r = new mod.TaskRequestor();
+  r.free();
+  const err = assertEngineError(() => r.call('tools/call'), 'freed');
+  assert.match(err.message, /TaskRequestor was freed/);
 });
 
 test('a clock or ID source that misbehaves does not break the engine', () => {

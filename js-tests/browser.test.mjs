@@ -31,11 +31,26 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
       await page.goto(`${baseUrl}/lifecycle.html`);
       const lifecycle = await page.evaluate(async () => {
         const mod = await import('mcp-task-core');
+        // Used before init(): an error that says what to do, with a code.
+        let early = null;
+        try {
+          new mod.TaskEngine();
+        } catch (err) {
+          early = { code: err.code, message: err.message };
+        }
         const initResult = await mod.init();
         const again = await mod.init(); // idempotent
         const { runLifecycle } = await import('/helpers/scenario.mjs');
         const result = runLifecycle(mod);
-        return { ...result, initResult: initResult ?? null, again: again ?? null, exports: Object.keys(mod).sort() };
+        const freedEngine = new mod.TaskEngine();
+        freedEngine.free();
+        let freed = null;
+        try {
+          freedEngine.handle('{}');
+        } catch (err) {
+          freed = err.code;
+        }
+        return { ...result, early, freed, initResult: initResult ?? null, again: again ?? null, exports: Object.keys(mod).sort() };
       });
       // The example page, with its import map pointing at ../../pkg/.
       await page.goto(`${baseUrl}/examples/browser/index.html`);
@@ -59,6 +74,9 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
   );
 
   // The lifecycle in the page.
+  assert.equal(lifecycle.early?.code, 'not_initialized');
+  assert.match(lifecycle.early.message, /await init\(\)/);
+  assert.equal(lifecycle.freed, 'freed');
   assert.equal(lifecycle.initResult, null);
   assert.equal(lifecycle.again, null);
   for (const name of ['TaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.ok(lifecycle.exports.includes(name), name);

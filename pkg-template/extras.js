@@ -35,3 +35,48 @@ export function drainOutputs(engine) {
   }
   return outputs;
 }
+
+/** A `TaskEngineError`-shaped error: an `Error` with a `code`. */
+function codedError(code, message) {
+  const err = new Error(message);
+  err.code = code;
+  return err;
+}
+
+/**
+ * Makes every method of a generated class (TaskEngine, TaskRequestor) throw a clear error once
+ * `free()` was called, instead of the bindings' "null pointer passed to rust". Called once per
+ * class by each entry point.
+ * @param {Function} cls
+ */
+export function guardFreed(cls) {
+  const proto = cls.prototype;
+  if (proto.__mcpGuarded) return;
+  const freed = () => codedError('freed', `This ${cls.name} was freed (free() was called): create a new one`);
+  for (const key of Object.getOwnPropertyNames(proto)) {
+    if (key === 'constructor' || key === 'free' || key === '__destroy_into_raw') continue;
+    const d = Object.getOwnPropertyDescriptor(proto, key);
+    if (typeof d.value === 'function') {
+      const f = d.value;
+      // Fixed arity (no rest arguments): the hot path stays allocation-free.
+      d.value = function (a, b, c, e) {
+        if (this.__wbg_ptr === 0) throw freed();
+        return f.call(this, a, b, c, e);
+      };
+      Object.defineProperty(d.value, 'name', { value: key });
+    } else if (typeof d.get === 'function') {
+      const g = d.get;
+      d.get = function () {
+        if (this.__wbg_ptr === 0) throw freed();
+        return g.call(this);
+      };
+    } else continue;
+    Object.defineProperty(proto, key, d);
+  }
+  Object.defineProperty(proto, '__mcpGuarded', { value: true });
+}
+
+/** The error for a browser build used before `await init()`. */
+export function notInitialized(what) {
+  return codedError('not_initialized', `${what}: the WebAssembly module is not loaded yet. Call \`await init()\` (exported by mcp-task-core) once before using the package in a browser.`);
+}

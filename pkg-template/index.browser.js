@@ -2,12 +2,38 @@
 // Call `await init()` once before using anything else. With no argument the .wasm is fetched
 // from next to ./web/mcp_task_core.js (import.meta.url); pass a URL, Response, bytes or a
 // WebAssembly.Module to load it some other way.
-import initWasm from './web/mcp_task_core.js';
+import initWasm, * as raw from './web/mcp_task_core.js';
+import { guardFreed, notInitialized } from './extras.js';
 
 export * from './web/mcp_task_core.js';
 export { handleObject, drainOutputs } from './extras.js';
 
 let ready;
+let loaded = false;
+
+guardFreed(raw.TaskEngine);
+guardFreed(raw.TaskRequestor);
+
+// Used before `await init()`, the bindings would fail with "Cannot read properties of
+// undefined": these say what to do instead. (Local exports take precedence over `export *`.)
+export class TaskEngine extends raw.TaskEngine {
+  constructor(options) {
+    if (!loaded) throw notInitialized('new TaskEngine()');
+    super(options);
+  }
+}
+
+export class TaskRequestor extends raw.TaskRequestor {
+  constructor(options) {
+    if (!loaded) throw notInitialized('new TaskRequestor()');
+    super(options);
+  }
+}
+
+export function shouldAugment(capabilitiesJson, method, taskSupport, preferTask) {
+  if (!loaded) throw notInitialized('shouldAugment()');
+  return raw.shouldAugment(capabilitiesJson, method, taskSupport, preferTask);
+}
 
 /**
  * Loads and instantiates the wasm module once; later calls return the same promise.
@@ -17,7 +43,9 @@ let ready;
 export function init(input) {
   if (!ready) {
     ready = initWasm(input === undefined ? undefined : { module_or_path: input }).then(
-      () => undefined,
+      () => {
+        loaded = true;
+      },
       (err) => {
         ready = undefined;
         throw err;

@@ -380,7 +380,11 @@ export type TaskEngineErrorCode =
   | 'duplicate_id'
   | 'invalid_cursor'
   | 'list_unavailable'
-  | 'invalid_options';
+  | 'invalid_options'
+  /** A method of an object whose `free()` was called. */
+  | 'freed'
+  /** A browser build used before `await init()`. */
+  | 'not_initialized';
 
 /** What engine calls throw: an `Error` (a `TypeError` for wrong argument types) with a `code`. Nothing changed. */
 export interface TaskEngineError extends Error {

@@ -4,7 +4,10 @@
 // Note: ESM and CJS entries load separate wasm instances (the usual dual-package hazard):
 // objects made by one are not accepted by the other.
 const wasm = require('./node-cjs/mcp_task_core.js');
-const { handleObject, drainOutputs } = require('./extras.cjs');
+const { handleObject, drainOutputs, guardFreed } = require('./extras.cjs');
+
+guardFreed(wasm.TaskEngine);
+guardFreed(wasm.TaskRequestor);
 
 module.exports = {
   ...wasm,

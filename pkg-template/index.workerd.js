@@ -2,9 +2,12 @@
 // `new WebAssembly.Module(bytes)`, so the .wasm is imported as a module (wrangler and
 // Miniflare treat *.wasm imports as CompiledWasm) and instantiated synchronously here.
 import wasmModule from './web/mcp_task_core_bg.wasm';
-import { initSync } from './web/mcp_task_core.js';
+import { initSync, TaskEngine, TaskRequestor } from './web/mcp_task_core.js';
+import { guardFreed } from './extras.js';
 
 initSync({ module: wasmModule });
+guardFreed(TaskEngine);
+guardFreed(TaskRequestor);
 
 export * from './web/mcp_task_core.js';
 export { handleObject, drainOutputs } from './extras.js';

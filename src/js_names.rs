@@ -147,8 +147,11 @@ mod tests {
             HostError::ListUnavailable { message: t() },
         ];
         let mut codes: BTreeSet<String> = errors.iter().map(|e| e.code().to_owned()).collect();
-        // Thrown by the constructor for bad options, not by a host call.
-        codes.insert("invalid_options".to_owned());
+        // Thrown by the JavaScript layer, not by a host call: bad options, a
+        // freed object, a browser build used before init().
+        for code in ["invalid_options", "freed", "not_initialized"] {
+            codes.insert(code.to_owned());
+        }
         assert_eq!(union("TaskEngineErrorCode"), codes);
         let actions = [
             AuditAction::Created,
