@@ -545,13 +545,6 @@ export declare class TaskEngine {
   // Store calls: for hosts (such as SDK adapters) that route JSON-RPC themselves.
   // Same rules as the wire: scoped to `context`, expired tasks invisible.
 
-  /**
-   * Creates a `working` task for a request the host runs itself (no `execute` output).
-   * `ttl`: ms (clamped to `ttl.maxMs`; `0` expires at once), `null` for unlimited (if
-   * allowed), omitted for the default. `progressTokenJson`: the request's progress token as
-   * JSON text (e.g. `"\"tok\""` or `"7"`). Returns the task JSON.
-   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
-   */
   /** Host-side: whether a live task has this ID, in any context. Never expose it to a peer. */
   hasTask(taskId: string): boolean;
   /**
@@ -560,6 +553,13 @@ export declare class TaskEngine {
    */
   taskContext(taskId: string): string | null | undefined;
 
+  /**
+   * Creates a `working` task for a request the host runs itself (no `execute` output).
+   * `ttl`: ms (clamped to `ttl.maxMs`; `0` expires at once), `null` for unlimited (if
+   * allowed), omitted for the default. `progressTokenJson`: the request's progress token as
+   * JSON text (e.g. `"\"tok\""` or `"7"`). Returns the task JSON.
+   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
+   */
   createTask(
     context: string | null | undefined,
     method: string,
