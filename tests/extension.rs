@@ -211,6 +211,7 @@ fn get_inlines_the_outcome() {
     let got = x.get(A, &bad);
     assert_eq!(got["status"], "failed");
     assert_eq!(got["error"], json!({"code": -32603, "message": "API rate limit exceeded"}));
+    assert_eq!(got["statusMessage"], "API rate limit exceeded", "a failed task says why");
     // unknown or another context's: -32602
     for (ctx, id) in [(A, "nope"), (B, ok.as_str())] {
         let reply = x.send(ctx, "tasks/get", json!({"taskId": id}), true).unwrap();
