@@ -214,6 +214,9 @@ fn cancel_reaches_the_receiver() {
         _ => None,
     });
     assert_eq!(answer.unwrap()["result"]["status"], "cancelled");
+    // It ends as every task does: one Finished with the terminal status.
+    let finished = p.events.iter().filter(|e| matches!(e, RequestorEvent::Finished { status: TaskStatus::Cancelled, .. })).count();
+    assert_eq!(finished, 1);
     assert!(p.requestor.tracked().is_empty());
     let gets = p.gets();
     p.run_until(T0 + 20_000);

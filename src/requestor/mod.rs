@@ -1164,12 +1164,9 @@ impl Requestor {
                         obj.remove("_meta");
                     }
                     self.event(RequestorEvent::CancelAnswered { task_id: task_id.clone(), response: message.to_owned() });
-                    let cancelled = task.get("status").and_then(Value::as_str) == Some("cancelled");
+                    // A terminal status fetches the receiver's final word, so a
+                    // cancelled task ends with `Finished` as in every other way.
                     self.update(&task_id, task, None);
-                    if cancelled {
-                        // Nothing more to collect from a cancelled task.
-                        self.forget(&task_id);
-                    }
                 } else {
                     self.event(RequestorEvent::CancelAnswered { task_id, response: message.to_owned() });
                 }

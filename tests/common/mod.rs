@@ -2,6 +2,8 @@
 //! of every message it emits against the official MCP 2025-11-25 schema.
 #![allow(dead_code)]
 
+pub mod wire;
+
 use mcp_task_core::{Config, Engine, Event, ManualClock, Output, SequentialIds, TaskSupport, Transmit};
 use serde_json::{json, Value};
 use std::collections::HashMap;
