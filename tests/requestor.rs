@@ -1,129 +1,21 @@
-//! The requestor engine wired to a receiver engine in memory, with a test clock.
+//! The requestor wired to a receiver engine on the shared test wire
+//! (`tests/common/wire.rs`: schema checks both ways, a test clock).
 
 use mcp_task_core::{
-    should_augment, CallMode, Capabilities, Config, Engine, Event, ManualClock, Output, PollPolicy, Requestor, RequestorConfig,
-    RequestorEvent, RequestorOutput, SequentialIds, TaskStatus, TaskSupport,
+    should_augment, CallMode, Capabilities, Config, Event, ManualClock, PollPolicy, Requestor, RequestorConfig, RequestorEvent,
+    RequestorOutput, TaskStatus, TaskSupport,
 };
 use serde_json::{json, Value};
 
 const T0: u64 = 1_764_066_600_000;
-const CTX: Option<&str> = Some("session");
 
-/// Both engines and the wire between them.
-struct Pair {
-    clock: ManualClock,
-    requestor: Requestor,
-    receiver: Engine,
-    /// Deliver the receiver's notifications/tasks/status to the requestor.
-    notifications: bool,
-    /// Requestor-side events, in order.
-    events: Vec<RequestorEvent>,
-    /// Receiver-side events (execute, cancelled, input responses...).
-    host: Vec<Event>,
-    /// Messages the requestor sent, by method.
-    sent: Vec<String>,
-}
+mod common;
+use common::wire::Wire as Pair;
 
-impl Pair {
-    fn new(config: Config) -> Pair {
-        let clock = ManualClock::new(T0);
-        let mut receiver = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
-        receiver.register_tool("slow", TaskSupport::Required);
-        receiver.register_tool("maybe", TaskSupport::Optional);
-        let poll = PollPolicy { floor_ms: 100, ceiling_ms: 30_000, initial_backoff_ms: 500, ..PollPolicy::default() };
-        let requestor = Requestor::new(RequestorConfig { poll, ..Default::default() }, Box::new(clock.clone()));
-        Pair { clock, requestor, receiver, notifications: true, events: vec![], host: vec![], sent: vec![] }
-    }
-
-    /// Moves messages both ways until nothing is left.
-    fn pump(&mut self) {
-        for _ in 0..10_000 {
-            let mut moved = false;
-            while let Some(out) = self.requestor.poll_output() {
-                moved = true;
-                match out {
-                    RequestorOutput::Send(m) => {
-                        let v: Value = serde_json::from_str(&m).unwrap();
-                        self.sent.push(v["method"].as_str().unwrap_or("(response)").to_owned());
-                        if let Some(reply) = self.receiver.handle_message(&m, CTX) {
-                            self.requestor.handle_message(&reply);
-                        }
-                    }
-                    RequestorOutput::Event(e) => self.events.push(e),
-                }
-            }
-            while let Some(out) = self.receiver.poll_output() {
-                moved = true;
-                match out {
-                    Output::Persist(_) => {}
-                    Output::Send(t) => {
-                        if !self.notifications && t.message.contains("notifications/tasks/status") {
-                            continue;
-                        }
-                        self.requestor.handle_message(&t.message);
-                    }
-                    Output::Event(Event::Forward { message, .. }) => {
-                        // The receiver's host runs plain requests itself.
-                        let v: Value = serde_json::from_str(&message).unwrap();
-                        if v.get("method").is_some() && v.get("id").is_some() {
-                            let reply = json!({"jsonrpc":"2.0","id": v["id"], "result": {"content":[{"type":"text","text":"plain"}]}});
-                            self.requestor.handle_message(&reply.to_string());
-                        }
-                        self.host.push(Event::Forward { message, context: None });
-                    }
-                    Output::Event(e) => self.host.push(e),
-                }
-            }
-            if !moved {
-                return;
-            }
-        }
-        panic!("livelock: the engines never went idle");
-    }
-
-    /// Runs time forward to `until`, waking at every deadline of either side.
-    fn run_until(&mut self, until: u64) {
-        self.pump();
-        loop {
-            let next = [self.requestor.next_deadline(), self.receiver.next_deadline()].into_iter().flatten().min();
-            match next {
-                Some(t) if t <= until => {
-                    if t > self.clock.now_ms_checked() {
-                        self.clock.set(t);
-                    }
-                    self.requestor.handle_timeout();
-                    self.receiver.handle_timeout();
-                    self.pump();
-                }
-                _ => break,
-            }
-        }
-        if until > self.clock.now_ms_checked() {
-            self.clock.set(until);
-        }
-        self.pump();
-    }
-
-    fn task_id(&self) -> String {
-        self.events
-            .iter()
-            .find_map(|e| match e {
-                RequestorEvent::Created { task_id, .. } => Some(task_id.clone()),
-                _ => None,
-            })
-            .expect("a task was created")
-    }
-
-    fn finished(&self) -> Option<(TaskStatus, Value)> {
-        self.events.iter().find_map(|e| match e {
-            RequestorEvent::Finished { status, response, .. } => Some((*status, serde_json::from_str(response).unwrap())),
-            _ => None,
-        })
-    }
-
-    fn gets(&self) -> usize {
-        self.sent.iter().filter(|m| *m == "tasks/get").count()
-    }
+/// The requestor and a receiver on the shared test wire, polling with a 100 ms floor.
+fn pair(config: Config) -> Pair {
+    let poll = PollPolicy { floor_ms: 100, ceiling_ms: 30_000, initial_backoff_ms: 500, ..PollPolicy::default() };
+    Pair::with_configs(config, RequestorConfig { poll, ..Default::default() })
 }
 
 trait Now {
@@ -139,7 +31,7 @@ const SERVER_CAPS: &str = r#"{"tasks":{"list":{},"cancel":{},"requests":{"tools"
 
 #[test]
 fn whole_lifecycle_with_input_required() {
-    let mut p = Pair::new(Config { poll_interval_ms: Some(1_000), ..Config::default() });
+    let mut p = pair(Config { poll_interval_ms: Some(1_000), ..Config::default() });
     assert!(should_augment(SERVER_CAPS, "tools/call", TaskSupport::Required, false).augment);
     p.requestor
         .call("tools/call", Some(r#"{"name":"slow","arguments":{}}"#), CallMode::Task { ttl_ms: Some(60_000) }, Some("\"tok\""))
@@ -147,8 +39,8 @@ fn whole_lifecycle_with_input_required() {
     p.run_until(T0 + 3_000);
     let id = p.task_id();
     assert!(p.host.iter().any(|e| matches!(e, Event::Execute { task_id, .. } if *task_id == id)));
-    p.receiver.report_progress(&id, 1.0, Some(2.0), None).unwrap();
-    p.receiver
+    p.engine.report_progress(&id, 1.0, Some(2.0), None).unwrap();
+    p.engine
         .request_input(&id, "elicitation/create", Some(r#"{"message":"Units?","requestedSchema":{"type":"object","properties":{}}}"#))
         .unwrap();
     p.run_until(T0 + 3_500);
@@ -173,9 +65,9 @@ fn whole_lifecycle_with_input_required() {
         })
         .expect("the answer reached the receiver's host");
     assert_eq!(answer["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"], id);
-    assert_eq!(p.receiver.task(&id).unwrap().status, TaskStatus::Working);
+    assert_eq!(p.engine.task(&id).unwrap().status, TaskStatus::Working);
     p.run_until(T0 + 8_000);
-    p.receiver.complete(&id, r#"{"content":[{"type":"text","text":"21 C"}]}"#).unwrap();
+    p.engine.complete(&id, r#"{"content":[{"type":"text","text":"21 C"}]}"#).unwrap();
     p.run_until(T0 + 9_000);
     let (status, response) = p.finished().expect("finished");
     assert_eq!(status, TaskStatus::Completed);
@@ -188,12 +80,12 @@ fn whole_lifecycle_with_input_required() {
 
 #[test]
 fn failure_is_handed_over_with_the_exact_error() {
-    let mut p = Pair::new(Config::default());
+    let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 1_500);
     let id = p.task_id();
     let error = json!({"code": -32050, "message": "quota", "data": {"left": 0}});
-    p.receiver.fail(&id, &error.to_string()).unwrap();
+    p.engine.fail(&id, &error.to_string()).unwrap();
     p.run_until(T0 + 5_000);
     let (status, response) = p.finished().unwrap();
     assert_eq!(status, TaskStatus::Failed);
@@ -202,7 +94,7 @@ fn failure_is_handed_over_with_the_exact_error() {
 
 #[test]
 fn cancel_reaches_the_receiver() {
-    let mut p = Pair::new(Config::default());
+    let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 1_500);
     let id = p.task_id();
@@ -225,7 +117,7 @@ fn cancel_reaches_the_receiver() {
 
 #[test]
 fn expiry_on_the_receiver_is_reported_as_lost() {
-    let mut p = Pair::new(Config::default());
+    let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(4_000) }, None).unwrap();
     p.run_until(T0 + 10_000);
     let lost = p.events.iter().find_map(|e| match e {
@@ -240,7 +132,7 @@ fn expiry_on_the_receiver_is_reported_as_lost() {
 
 #[test]
 fn restart_and_resume() {
-    let mut p = Pair::new(Config::default());
+    let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, Some("7")).unwrap();
     p.run_until(T0 + 2_500);
     let id = p.task_id();
@@ -252,16 +144,16 @@ fn restart_and_resume() {
     assert!(fresh.import_state("{nope").is_err());
     p.requestor = fresh;
     p.events.clear();
-    p.receiver.complete(&id, r#"{"content":[{"type":"text","text":"after restart"}]}"#).unwrap();
+    p.engine.complete(&id, r#"{"content":[{"type":"text","text":"after restart"}]}"#).unwrap();
     p.run_until(T0 + 6_000);
     assert_eq!(p.finished().unwrap().1["result"]["content"][0]["text"], "after restart");
     // A task that expired while the requestor was down is reported lost.
-    let mut p2 = Pair::new(Config::default());
+    let mut p2 = pair(Config::default());
     p2.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(3_000) }, None).unwrap();
     p2.run_until(T0 + 1_000);
     let saved = p2.requestor.export_state();
     p2.clock.set(T0 + 60_000);
-    p2.receiver.handle_timeout();
+    p2.engine.handle_timeout();
     let mut fresh = Requestor::new(RequestorConfig::default(), Box::new(p2.clock.clone()));
     fresh.import_state(&saved).unwrap();
     p2.requestor = fresh;
@@ -272,12 +164,12 @@ fn restart_and_resume() {
 
 #[test]
 fn receiver_that_never_notifies_is_polled_to_the_end() {
-    let mut p = Pair::new(Config { status_notifications: false, poll_interval_ms: Some(2_000), ..Config::default() });
+    let mut p = pair(Config { status_notifications: false, poll_interval_ms: Some(2_000), ..Config::default() });
     p.notifications = false;
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 5_000);
     let id = p.task_id();
-    p.receiver.complete(&id, r#"{"content":[]}"#).unwrap();
+    p.engine.complete(&id, r#"{"content":[]}"#).unwrap();
     p.run_until(T0 + 7_000);
     assert_eq!(p.finished().unwrap().0, TaskStatus::Completed);
     assert_eq!(p.gets(), 3, "polls at 2 s, 4 s and 6 s");
@@ -286,11 +178,11 @@ fn receiver_that_never_notifies_is_polled_to_the_end() {
 #[test]
 fn notifications_alone_end_the_wait_early() {
     // pollInterval is long; the status notification brings the result sooner.
-    let mut p = Pair::new(Config { poll_interval_ms: Some(30_000), ..Config::default() });
+    let mut p = pair(Config { poll_interval_ms: Some(30_000), ..Config::default() });
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 1_000);
     let id = p.task_id();
-    p.receiver.complete(&id, r#"{"content":[{"type":"text","text":"early"}]}"#).unwrap();
+    p.engine.complete(&id, r#"{"content":[{"type":"text","text":"early"}]}"#).unwrap();
     p.run_until(T0 + 1_001);
     assert_eq!(p.gets(), 0, "not one poll needed");
     assert_eq!(p.finished().unwrap().1["result"]["content"][0]["text"], "early");
@@ -301,7 +193,7 @@ fn receiver_without_task_capability_gets_plain_requests() {
     let decision = should_augment("{}", "tools/call", TaskSupport::Required, true);
     assert!(!decision.augment);
     assert!(decision.reason.contains("no tasks capability"));
-    let mut p = Pair::new(Config { capabilities: Capabilities::default(), ..Config::default() });
+    let mut p = pair(Config { capabilities: Capabilities::default(), ..Config::default() });
     let call = p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Plain, None).unwrap();
     p.pump();
     assert!(p.events.iter().any(|e| matches!(e, RequestorEvent::PlainResponse { call_id, .. } if *call_id == call)));
@@ -314,7 +206,7 @@ fn receiver_without_task_capability_gets_plain_requests() {
 
 #[test]
 fn refused_calls_and_listing() {
-    let mut p = Pair::new(Config { page_size: 2, ..Config::default() });
+    let mut p = pair(Config { page_size: 2, ..Config::default() });
     let refused = p.requestor.call("tools/call", Some(r#"{"name":"maybe","task":5}"#), CallMode::Plain, None).unwrap();
     p.pump();
     assert!(p.events.iter().any(|e| matches!(e, RequestorEvent::CallRefused { call_id, .. } if *call_id == refused)));
@@ -334,13 +226,13 @@ fn refused_calls_and_listing() {
 
 /// Simulates a 10-minute task and counts the `tasks/get` sent.
 fn ten_minute_task(poll_interval: Option<u64>) -> usize {
-    let mut p = Pair::new(Config { poll_interval_ms: poll_interval, ..Config::default() });
+    let mut p = pair(Config { poll_interval_ms: poll_interval, ..Config::default() });
     p.notifications = false;
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let id = p.task_id();
     p.run_until(T0 + 600_000);
-    p.receiver.complete(&id, r#"{"content":[]}"#).unwrap();
+    p.engine.complete(&id, r#"{"content":[]}"#).unwrap();
     p.run_until(T0 + 700_000);
     assert!(p.finished().is_some());
     p.gets()
@@ -632,15 +524,15 @@ fn early_failure_answer_is_confirmed_and_handed_over() {
 #[test]
 fn rate_limited_receiver_still_yields_the_real_result() {
     let limits = mcp_task_core::Limits { rate_limit: Some(mcp_task_core::RateLimit { burst: 1, per_second: 1 }), ..Default::default() };
-    let mut p = Pair::new(Config { poll_interval_ms: Some(200), limits, ..Config::default() });
+    let mut p = pair(Config { poll_interval_ms: Some(200), limits, ..Config::default() });
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.run_until(T0 + 100);
     let id = p.task_id();
-    p.receiver
+    p.engine
         .request_input(&id, "elicitation/create", Some(r#"{"message":"?","requestedSchema":{"type":"object","properties":{}}}"#))
         .unwrap();
     p.run_until(T0 + 3_000);
-    p.receiver.complete(&id, r#"{"content":[{"type":"text","text":"real"}]}"#).unwrap();
+    p.engine.complete(&id, r#"{"content":[{"type":"text","text":"real"}]}"#).unwrap();
     p.run_until(T0 + 60_000);
     let (status, response) = p.finished().expect("finished");
     assert_eq!(status, TaskStatus::Completed);
@@ -719,7 +611,7 @@ fn dropped_blocking_tasks_result_keeps_polling_and_is_re_sent() {
 #[test]
 fn long_poll_interval_is_honoured() {
     for interval in [60_000u64, 300_000] {
-        let mut p = Pair::new(Config { poll_interval_ms: Some(interval), ..Config::default() });
+        let mut p = pair(Config { poll_interval_ms: Some(interval), ..Config::default() });
         p.notifications = false;
         p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
         p.pump();
@@ -727,7 +619,7 @@ fn long_poll_interval_is_honoured() {
         let id = p.task_id();
         p.run_until(T0 + 600_000);
         assert_eq!(p.gets() as u64, 600_000 / interval, "pollInterval {interval} over 10 min");
-        p.receiver.complete(&id, r#"{"content":[]}"#).unwrap();
+        p.engine.complete(&id, r#"{"content":[]}"#).unwrap();
         p.run_until(T0 + 600_000 + interval);
         assert_eq!(p.finished().map(|f| f.0), Some(TaskStatus::Completed));
         assert_eq!(p.gets() as u64, 600_000 / interval + 1);

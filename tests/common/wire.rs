@@ -69,6 +69,12 @@ pub struct Wire {
     pub events: Vec<RequestorEvent>,
     /// Tasks the receiver's host was told to run.
     pub executing: Vec<String>,
+    /// Every event the receiver's host got (execute, cancelled, forward, input responses...).
+    pub host: Vec<Event>,
+    /// Methods of the requests the requestor sent (`(response)` for its answers), in order.
+    pub sent: Vec<String>,
+    /// Deliver the receiver's `notifications/tasks/status` (a test may switch them off).
+    pub notifications: bool,
     /// `(time, direction, message)` of everything that crossed.
     pub log: Vec<(u64, Direction, String)>,
     in_flight: VecDeque<(u64, Direction, String)>,
@@ -78,16 +84,24 @@ pub struct Wire {
 }
 
 impl Wire {
-    /// A wire in `dialect` with a receiver holding tools `slow` (required) and `quick` (forbidden).
+    /// A wire in `dialect` with a receiver holding tools `slow` (required),
+    /// `maybe` (optional) and `quick` (forbidden), polling every second.
     pub fn new(dialect: Dialect) -> Wire {
-        let clock = ManualClock::new(T0);
         let config = Config { poll_interval_ms: Some(1_000), ..Config::default() };
-        let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
-        engine.register_tool("slow", TaskSupport::Required);
-        engine.register_tool("quick", TaskSupport::Forbidden);
         let mut requestor_config = RequestorConfig { dialect, ..RequestorConfig::default() };
         requestor_config.poll.request_timeout_ms = 5_000;
         requestor_config.poll.result_timeout_ms = 20_000;
+        Wire::with_configs(config, requestor_config)
+    }
+
+    /// A wire with the receiver's and the requestor's configuration given.
+    pub fn with_configs(config: Config, requestor_config: RequestorConfig) -> Wire {
+        let clock = ManualClock::new(T0);
+        let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
+        engine.register_tool("slow", TaskSupport::Required);
+        engine.register_tool("maybe", TaskSupport::Optional);
+        engine.register_tool("quick", TaskSupport::Forbidden);
+        let dialect = requestor_config.dialect;
         let requestor = Requestor::new(requestor_config, Box::new(clock.clone()));
         Wire {
             clock,
@@ -96,6 +110,9 @@ impl Wire {
             dialect,
             events: vec![],
             executing: vec![],
+            host: vec![],
+            sent: vec![],
+            notifications: true,
             log: vec![],
             in_flight: VecDeque::new(),
             faults: Box::new(|_, _| Fault::Deliver),
@@ -159,16 +176,28 @@ impl Wire {
             while let Some(out) = self.requestor.poll_output() {
                 moved = true;
                 match out {
-                    RequestorOutput::Send(m) => self.post(Direction::ToReceiver, m),
+                    RequestorOutput::Send(m) => {
+                        let method = serde_json::from_str::<Value>(&m).ok().and_then(|v| v["method"].as_str().map(str::to_owned));
+                        self.sent.push(method.unwrap_or_else(|| "(response)".to_owned()));
+                        self.post(Direction::ToReceiver, m)
+                    }
                     RequestorOutput::Event(e) => self.events.push(e),
                 }
             }
             while let Some(out) = self.engine.poll_output() {
                 moved = true;
                 match out {
-                    Output::Send(t) => self.post(Direction::ToRequestor, t.message),
-                    Output::Event(Event::Execute { task_id, .. }) => self.executing.push(task_id),
-                    Output::Event(Event::Forward { message, .. }) => {
+                    Output::Send(t) => {
+                        if !self.notifications && t.message.contains("notifications/tasks/status") {
+                            continue;
+                        }
+                        self.post(Direction::ToRequestor, t.message)
+                    }
+                    Output::Event(Event::Execute { task_id, context, kind, request }) => {
+                        self.executing.push(task_id.clone());
+                        self.host.push(Event::Execute { task_id, context, kind, request });
+                    }
+                    Output::Event(Event::Forward { message, context }) => {
                         // The receiver's host runs plain calls itself, at once.
                         let v: Value = serde_json::from_str(&message).unwrap();
                         if v.get("id").is_some() && v.get("method").is_some() {
@@ -176,8 +205,10 @@ impl Wire {
                                 serde_json::json!({"jsonrpc":"2.0","id": v["id"],"result":{"content":[{"type":"text","text":"plain"}]}});
                             self.post(Direction::ToRequestor, reply.to_string());
                         }
+                        self.host.push(Event::Forward { message, context });
                     }
-                    _ => {}
+                    Output::Event(e) => self.host.push(e),
+                    Output::Persist(_) => {}
                 }
             }
             let now = self.now();
@@ -223,5 +254,29 @@ impl Wire {
             self.clock.set(until);
         }
         self.pump();
+    }
+
+    /// The ID of the first task created.
+    pub fn task_id(&self) -> String {
+        self.events
+            .iter()
+            .find_map(|e| match e {
+                RequestorEvent::Created { task_id, .. } => Some(task_id.clone()),
+                _ => None,
+            })
+            .expect("a task was created")
+    }
+
+    /// The first `Finished`: its status and response.
+    pub fn finished(&self) -> Option<(mcp_task_core::TaskStatus, Value)> {
+        self.events.iter().find_map(|e| match e {
+            RequestorEvent::Finished { status, response, .. } => Some((*status, serde_json::from_str(response).unwrap())),
+            _ => None,
+        })
+    }
+
+    /// How many `tasks/get` the requestor sent.
+    pub fn gets(&self) -> usize {
+        self.sent.iter().filter(|m| *m == "tasks/get").count()
     }
 }
