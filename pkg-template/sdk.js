@@ -251,6 +251,17 @@ function parseJson(text) {
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
 
+/** Storage mode: attempts of one operation that meet compare-and-set conflicts. */
+const MAX_ATTEMPTS = 16;
+
+const noop = () => {};
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The storage did not answer: a JSON-RPC -32603 for the requestor, reason `storage_unavailable`. */
+function storageUnavailable(why) {
+  return new TaskStoreError(INTERNAL_ERROR, `Task storage unavailable: ${why}`, 'storage_unavailable');
+}
+
 /**
  * A `TaskStore` for `@modelcontextprotocol/sdk` 1.x on the mcp-task-core engine (one engine per
  * store; the SDK's `sessionId` is the engine's context).
@@ -287,12 +298,33 @@ class WasmTaskStore {
   #timerAt = null;
   /** The allSessions() view, made once. */
   #view = null;
+  #cancelListeners = new Set();
+  /** Storage mode (`options.storage`): the adapter, the op queue and its timeout. */
+  #storage = null;
+  #queue = Promise.resolve();
+  #storageTimeoutMs = 5000;
+  /** Storage mode: how many timer rounds failed in a row (the retry backs off). */
+  #timerFailures = 0;
 
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     this.#engineOptions = engineOptions(options);
     this.#now = this.#engineOptions.now ?? Date.now;
     this.#useTimer = options.timer ?? options.now === undefined;
+    if (options.storage !== undefined && options.storage !== null) {
+      const st = options.storage;
+      for (const m of ['load', 'loadContext', 'write']) {
+        if (typeof st[m] !== 'function') throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
+      }
+      this.#storage = st;
+      const store = {};
+      if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
+      const leaseMs = optionalNumber(options, 'leaseMs');
+      if (leaseMs !== undefined) store.leaseMs = leaseMs;
+      this.#engineOptions.store = store;
+      const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
+      if (timeoutMs !== undefined) this.#storageTimeoutMs = Math.max(1, timeoutMs);
+    }
     try {
       this.#engine = new TaskEngine(this.#engineOptions);
     } catch (err) {
@@ -322,7 +354,8 @@ class WasmTaskStore {
    * deadline moves only when a task is created (`creates`) or deleted (an expiry drained), so
    * other calls skip the nextDeadline() look-up.
    */
-  async #run(fn, creates = false) {
+  async #run(fn, creates = false, plan = undefined) {
+    if (this.#storage) return this.#runStored(plan ?? {}, fn);
     const engine = this.#engine ?? (await this.#ready());
     try {
       return fn(engine);
@@ -341,22 +374,37 @@ class WasmTaskStore {
     for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
       if (out.kind === 'expired') {
         expired = true;
-        const left = (this.#contexts.get(out.context) ?? 0) - 1;
-        if (left > 0) this.#contexts.set(out.context, left);
-        else this.#contexts.delete(out.context);
-        const sessionId = sessionOf(out.context);
-        for (const listener of this.#listeners) {
-          try {
-            listener(out.taskId, sessionId);
-          } catch {
-            // A listener's fault must not break the store.
-          }
-        }
+        this.#tellExpired(out);
       }
-      // Other outputs (status notifications are off; "cancelled" events) need no action:
-      // the SDK drives the wire itself.
+      if (out.kind === 'cancelled') this.#tellCancelled(out);
+      // Other outputs (status notifications are off) need no action: the SDK drives the wire.
     }
     return expired;
+  }
+
+  #tellExpired(out) {
+    const left = (this.#contexts.get(out.context) ?? 0) - 1;
+    if (left > 0) this.#contexts.set(out.context, left);
+    else this.#contexts.delete(out.context);
+    const sessionId = sessionOf(out.context);
+    for (const listener of this.#listeners) {
+      try {
+        listener(out.taskId, sessionId);
+      } catch {
+        // A listener's fault must not break the store.
+      }
+    }
+  }
+
+  #tellCancelled(out) {
+    const sessionId = sessionOf(out.context);
+    for (const listener of this.#cancelListeners) {
+      try {
+        listener(out.taskId, sessionId);
+      } catch {
+        // A listener's fault must not break the store.
+      }
+    }
   }
 
   #arm(engine) {
@@ -381,6 +429,10 @@ class WasmTaskStore {
       this.#timer = null;
       this.#timerAt = null;
       if (this.#engine !== engine) return;
+      if (this.#storage) {
+        this.#timerRound(engine);
+        return;
+      }
       engine.handleTimeout();
       this.#settle(engine);
     }, delay);
@@ -391,6 +443,179 @@ class WasmTaskStore {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#timerAt = null;
+  }
+
+  // Storage mode (`options.storage`). The engine decides everything (it runs in store mode);
+  // this glue loads the records an operation needs, writes each `persist` output with a
+  // compare-and-set before anything after it is delivered, and on a conflict restores the
+  // stored record and runs the operation again. Operations of one store run one at a time, so
+  // every write's outcome is known before the next operation reads the engine.
+
+  /**
+   * Queues `work` behind earlier storage operations. The caller gets a TaskStoreError
+   * (-32603, reason `storage_unavailable`) after `storageTimeoutMs`; work still waiting then
+   * never runs, and work that started finishes in the background (a write's outcome is always
+   * settled before the next operation).
+   */
+  #serial(work) {
+    const timeoutMs = this.#storageTimeoutMs;
+    const queuedAt = Date.now();
+    const run = this.#queue.then(() => {
+      if (Date.now() - queuedAt >= timeoutMs) {
+        throw storageUnavailable(`no answer within ${timeoutMs} ms (earlier storage operations are still waiting for the storage)`);
+      }
+      return work();
+    });
+    this.#queue = run.then(noop, noop);
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(storageUnavailable(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * One store operation. `plan.taskId`: load that task first (a write on a task held here goes
+   * straight to its compare-and-set, which catches a stale copy); `plan.context`: load that
+   * context's tasks (for listing).
+   */
+  async #runStored(plan, fn) {
+    const engine = this.#engine ?? (await this.#ready());
+    return this.#serial(async () => {
+      if (typeof plan.taskId === 'string') {
+        if (!(plan.write && engine.hasTask(plan.taskId))) await this.#loadTask(engine, plan.taskId);
+      } else if (typeof plan.context === 'string') {
+        const entries = await this.#storageCall(() => this.#storage.loadContext(plan.context));
+        for (const { record } of entries) engineCall(() => engine.restore(record));
+      }
+      for (let attempt = 1; ; attempt++) {
+        let value;
+        let error;
+        let failed = false;
+        try {
+          value = fn(engine);
+        } catch (err) {
+          error = err;
+          failed = true;
+        }
+        const conflicts = await this.#flush(engine);
+        if (conflicts === 0) {
+          this.#arm(engine);
+          if (failed) throw error;
+          return value;
+        }
+        if (attempt >= MAX_ATTEMPTS) {
+          throw new TaskStoreError(
+            INTERNAL_ERROR,
+            `Task storage: the task kept changing under this operation (${attempt} compare-and-set conflicts in a row)`,
+            'storage_conflict',
+          );
+        }
+      }
+    });
+  }
+
+  async #loadTask(engine, taskId) {
+    const record = await this.#storageCall(() => this.#storage.load(taskId));
+    if (record === null || record === undefined) engine.forgetTask(taskId);
+    else engineCall(() => engine.restore(record));
+  }
+
+  /** Runs an adapter call; its failure becomes a TaskStoreError (reason `storage_unavailable`). */
+  async #storageCall(fn) {
+    try {
+      return await fn();
+    } catch (err) {
+      throw err instanceof TaskStoreError ? err : storageUnavailable(err && err.message ? err.message : String(err));
+    }
+  }
+
+  /**
+   * Drains the engine: writes its `persist` outputs (one `storage.write` per batch), restores
+   * the stored record of each that conflicted, delivers the other outputs except those of a
+   * conflicting task, and goes on while restores produce more. Returns how many conflicted.
+   */
+  async #flush(engine) {
+    let conflicts = 0;
+    for (;;) {
+      const outs = [];
+      for (let o = engine.pollOutput(); o !== null && o !== undefined; o = engine.pollOutput()) outs.push(o);
+      if (outs.length === 0) return conflicts;
+      const persists = outs.filter((o) => o.kind === 'persist');
+      const lost = new Set();
+      if (persists.length > 0) {
+        for (const p of persists) if (p.record !== null) p.context = engine.taskContext(p.taskId) ?? null;
+        const results = await this.#writeUntilKnown(persists);
+        persists.forEach((p, i) => {
+          const r = results[i];
+          if (!r) return;
+          lost.add(p.taskId);
+          if (r.conflict === null || r.conflict === undefined) engine.forgetTask(p.taskId);
+          else engineCall(() => engine.restore(r.conflict));
+        });
+        conflicts += lost.size;
+      }
+      for (const o of outs) {
+        if (o.kind === 'persist' || lost.has(o.taskId)) continue;
+        if (o.kind === 'expired') this.#tellExpired(o);
+        else if (o.kind === 'cancelled') this.#tellCancelled(o);
+      }
+    }
+  }
+
+  /**
+   * `storage.write(persists)`, again and again while it fails: a write whose outcome is unknown
+   * must be settled before anything else reads the engine. On a retry, a conflict with exactly
+   * what was written is this write having landed the first time.
+   */
+  async #writeUntilKnown(persists) {
+    for (let attempt = 1; ; attempt++) {
+      let results;
+      try {
+        results = await this.#storage.write(persists);
+      } catch {
+        await sleep(Math.min(25 * 2 ** attempt, 1000));
+        continue;
+      }
+      if (!Array.isArray(results) || results.length !== persists.length) {
+        throw new TypeError('storage.write(persists) must resolve to one result per persist (null when written, { conflict } when not)');
+      }
+      if (attempt === 1) return results;
+      return results.map((r, i) => {
+        if (!r) return r;
+        const landed = persists[i].record === null ? r.conflict === null || r.conflict === undefined : r.conflict === persists[i].record;
+        return landed ? null : r;
+      });
+    }
+  }
+
+  /** Storage mode's timer: heartbeats (lease renewals), lease checks and expiry. */
+  #timerRound(engine) {
+    this.#serial(async () => {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        engine.handleTimeout();
+        if ((await this.#flush(engine)) === 0) return;
+      }
+    }).then(
+      () => {
+        this.#timerFailures = 0;
+        if (this.#engine === engine) this.#arm(engine);
+      },
+      () => {
+        // The storage did not answer: try again soon (the lease outlives a few misses).
+        this.#timerFailures++;
+        if (this.#engine !== engine || !this.#useTimer) return;
+        this.#disarm();
+        const delay = Math.min(100 * 2 ** this.#timerFailures, 2000);
+        this.#timerAt = -1;
+        this.#timer = setTimeout(() => {
+          this.#timer = null;
+          this.#timerAt = null;
+          if (this.#engine === engine) this.#timerRound(engine);
+        }, delay);
+        if (typeof this.#timer === 'object' && typeof this.#timer.unref === 'function') this.#timer.unref();
+      },
+    );
   }
 
   /**
@@ -439,7 +664,7 @@ class WasmTaskStore {
   /** The task, or `null` when it is unknown, expired or another session's. */
   async getTask(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#get(engine, taskId, context));
+    return this.#run((engine) => this.#get(engine, taskId, context), false, { taskId });
   }
 
   /**
@@ -449,7 +674,7 @@ class WasmTaskStore {
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#storeResult(engine, taskId, status, result, context));
+    return this.#run((engine) => this.#storeResult(engine, taskId, status, result, context), false, { taskId, write: true });
   }
 
   /**
@@ -459,7 +684,7 @@ class WasmTaskStore {
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#result(engine, taskId, context));
+    return this.#run((engine) => this.#result(engine, taskId, context), false, { taskId });
   }
 
   /**
@@ -470,7 +695,7 @@ class WasmTaskStore {
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context));
+    return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context), false, { taskId, write: true });
   }
 
   /** One page of the session's tasks in creation order; throws on a cursor not issued to it. */
@@ -480,7 +705,7 @@ class WasmTaskStore {
       if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('Invalid cursor');
       const page = JSON.parse(engineCall(() => engine.listTasks(context, cursor ?? null)));
       return page.nextCursor === undefined ? { tasks: page.tasks } : { tasks: page.tasks, nextCursor: page.nextCursor };
-    });
+    }, false, { context });
   }
 
   /**
@@ -495,14 +720,15 @@ class WasmTaskStore {
    */
   allSessions() {
     if (this.#view) return this.#view;
-    const method = (name, arity, fn) =>
+    const method = (name, arity, fn, write = false) =>
       (...args) => {
         if (args.length > arity) {
           return Promise.reject(
             new TypeError(`allSessions().${name}() takes no session ID: it acts on every session's tasks, for server code only (never give it to the SDK as a task store)`),
           );
         }
-        return this.#run((engine) => fn(engine, ...args));
+        const plan = name === 'listTasks' ? {} : { taskId: args[0], write };
+        return this.#run((engine) => fn(engine, ...args), false, plan);
       };
     /** The context of live task `taskId`, or throws -32602 as for an unknown task. */
     const owner = (engine, taskId) => {
@@ -518,10 +744,10 @@ class WasmTaskStore {
       getTaskResult: method('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
       storeTaskResult: method('storeTaskResult', 3, (engine, taskId, status, result) =>
         this.#storeResult(engine, taskId, status, result, owner(engine, taskId)),
-      ),
+      true),
       updateTaskStatus: method('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
         this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
-      ),
+      true),
       listTasks: method('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
     });
     return this.#view;
@@ -633,6 +859,18 @@ class WasmTaskStore {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener(taskId, sessionId)` when a task's running work must stop: it was cancelled
+   * here, or (with `storage`) it was ended by another instance, which this instance learns at
+   * its next lease renewal (at most `pollIntervalMs`, or a third of `leaseMs`, later). Returns a
+   * function that removes the listener. Background work passes it on to its AbortController.
+   */
+  onTaskCancelled(listener) {
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    this.#cancelListeners.add(listener);
+    return () => this.#cancelListeners.delete(listener);
   }
 
   /**
