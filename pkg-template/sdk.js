@@ -498,8 +498,13 @@ class WasmTaskStore {
           error = err;
           failed = true;
         }
-        const conflicts = await this.#flush(engine);
-        if (conflicts === 0) {
+        const lost = await this.#flush(engine);
+        // A change of this operation's own task that did not land is decided again on the
+        // stored record; a conflict elsewhere (say a lease renewal the tick made for another
+        // task) is settled by its restore and leaves this operation's outcome as it is. A read
+        // runs again on whatever was restored.
+        const target = typeof plan.taskId === 'string' ? plan.taskId : value && typeof value.taskId === 'string' ? value.taskId : undefined;
+        if (lost.size === 0 || (plan.write && !lost.has(target))) {
           this.#arm(engine);
           if (failed) throw error;
           return value;
@@ -533,10 +538,10 @@ class WasmTaskStore {
   /**
    * Drains the engine: writes its `persist` outputs (one `storage.write` per batch), restores
    * the stored record of each that conflicted, delivers the other outputs except those of a
-   * conflicting task, and goes on while restores produce more. Returns how many conflicted.
+   * conflicting task, and goes on while restores produce more. Returns the IDs that conflicted.
    */
   async #flush(engine) {
-    let conflicts = 0;
+    const conflicts = new Set();
     for (;;) {
       const outs = [];
       for (let o = engine.pollOutput(); o !== null && o !== undefined; o = engine.pollOutput()) outs.push(o);
@@ -553,7 +558,7 @@ class WasmTaskStore {
           if (r.conflict === null || r.conflict === undefined) engine.forgetTask(p.taskId);
           else engineCall(() => engine.restore(r.conflict));
         });
-        conflicts += lost.size;
+        for (const id of lost) conflicts.add(id);
       }
       for (const o of outs) {
         if (o.kind === 'persist' || lost.has(o.taskId)) continue;
@@ -594,7 +599,7 @@ class WasmTaskStore {
     this.#serial(async () => {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         engine.handleTimeout();
-        if ((await this.#flush(engine)) === 0) return;
+        if ((await this.#flush(engine)).size === 0) return;
       }
     }).then(
       () => {
@@ -658,7 +663,7 @@ class WasmTaskStore {
       const json = engineCall(() => engine.createTask(context, method, ttl, undefined, pollInterval));
       this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
       return JSON.parse(json);
-    }, true);
+    }, true, { write: true });
   }
 
   /** The task, or `null` when it is unknown, expired or another session's. */
