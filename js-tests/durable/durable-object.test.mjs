@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Miniflare } from 'miniflare';
 import { installPackage } from '../helpers/package.mjs';
-import { DEFAULT_COMPATIBILITY_DATE } from '../helpers/workerd.mjs';
+import { collectModules, DEFAULT_COMPATIBILITY_DATE } from '../helpers/workerd.mjs';
 import { sleep, until } from './lib.mjs';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'do-worker.mjs');
@@ -42,11 +42,9 @@ async function startMiniflare() {
       path: path.join(root, 'mcp-task-core/durable-object'),
       contents: `export * from '../${path.relative(root, exported('./durable-object', 'workerd'))}';\n`,
     },
-    { type: 'ESModule', path: exported('./durable-object', 'workerd'), contents: fs.readFileSync(exported('./durable-object', 'workerd'), 'utf8') },
-    { type: 'ESModule', path: exported('.', 'workerd'), contents: fs.readFileSync(exported('.', 'workerd'), 'utf8') },
-    { type: 'ESModule', path: path.join(root, 'web/mcp_task_core.js'), contents: fs.readFileSync(path.join(root, 'web/mcp_task_core.js'), 'utf8') },
-    { type: 'ESModule', path: path.join(root, 'extras.js'), contents: fs.readFileSync(path.join(root, 'extras.js'), 'utf8') },
-    { type: 'CompiledWasm', path: path.join(root, 'web/mcp_task_core_bg.wasm'), contents: fs.readFileSync(path.join(root, 'web/mcp_task_core_bg.wasm')) },
+    // The two entries and every module they import relatively (the wasm as CompiledWasm).
+    ...collectModules(exported('./durable-object', 'workerd'), root),
+    ...collectModules(exported('.', 'workerd'), root),
   ];
   const mf = new Miniflare({
     host: '127.0.0.1',

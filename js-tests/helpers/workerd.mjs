@@ -33,7 +33,7 @@ export function resolveWorkerdEntry(pkgDir = DEFAULT_PKG_DIR) {
 }
 
 /** The entry and every module it reaches through relative static imports. */
-function collectModules(entry, modulesRoot) {
+export function collectModules(entry, modulesRoot) {
   const seen = new Map();
   const visit = (file) => {
     if (seen.has(file)) return;
