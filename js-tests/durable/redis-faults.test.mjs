@@ -74,9 +74,15 @@ test('Redis SIGKILLed and restarted from its AOF mid-run: no acknowledged task i
     20_000,
     200,
   );
+  // A creation whose caller got the storage error may still have been written when Redis came
+  // back (its outcome was unknown at the timeout): such tasks exist without having been acknowledged.
+  const stored = (await admin.keys('mcp-task:t:*')).length;
+  assert.ok(stored >= acknowledged.length && stored <= acknowledged.length + refused.length, `${stored} records for ${acknowledged.length} acknowledged + ${refused.length} refused creations`);
   const lostWork = server.events.filter((e) => e.ev === 'error');
+  assert.deepEqual(lostWork, [], 'work that could not store its result');
+  const retried = new Set(server.events.filter((e) => e.ev === 'retry').map((e) => e.taskId)).size;
   t.diagnostic(
-    `Redis killed after ${beforeKill} acknowledged creations, restarted from AOF; ${acknowledged.length} acknowledged in all, ${done} found completed, 0 lost; ${refused.length} creations answered with a storage error; ${lostWork.length} completions failed and were not retried by the work`,
+    `Redis killed after ${beforeKill} acknowledged creations, restarted from AOF; ${acknowledged.length} acknowledged in all, ${done} found completed, 0 lost; ${stored - acknowledged.length} unacknowledged creations written late; ${refused.length} creations answered with a storage error (-32603); ${retried} results stored after retries by their work`,
   );
   await assertIntact(acknowledged.slice(0, 50));
 });
@@ -112,8 +118,9 @@ test('Redis paused (CLIENT PAUSE) and Redis down: a clear JSON-RPC error within 
   const downAt = Date.now();
   const [down1, down2] = await Promise.all([get(held.taskId), rpc(server.url, 'tasks/list', {})]);
   const downWaited = Date.now() - downAt;
-  for (const r of [down1, down2]) {
-    assert.equal(r.error?.code, -32603, JSON.stringify(r));
+  // (The SDK's tasks/list handler re-codes a store error as -32602 "Failed to list tasks: ...".)
+  for (const [r, code] of [[down1, -32603], [down2, -32602]]) {
+    assert.equal(r.error?.code, code, JSON.stringify(r));
     assert.match(r.error.message, /Task storage unavailable/);
   }
   assert.ok(downWaited < STORAGE_TIMEOUT_MS + 800, `answered after ${downWaited} ms`);
