@@ -104,7 +104,7 @@ test('a cancel on another instance reaches onTaskCancelled at the next renewal',
   const at = Date.now();
   await until(() => stopped.length === 1, 'onTaskCancelled on A', 2000, 10);
   assert.deepEqual(stopped[0].slice(0, 2), [task.taskId, 'S']);
-  assert.ok(stopped[0][2] - at <= 400, `after ${stopped[0][2] - at} ms`);
+  assert.ok(stopped[0][2] - at <= 1000, `after ${stopped[0][2] - at} ms`);
   a.cleanup();
   b.cleanup();
 });
