@@ -164,6 +164,9 @@ export async function startProxy(backends) {
     });
     req.pipe(upstream);
   });
+  // Idle keep-alive sockets outlive any pause of a test, so a reused socket is never one the
+  // server is closing (that race shows up as ECONNRESET).
+  server.keepAliveTimeout = 120_000;
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}/mcp`,

@@ -115,7 +115,7 @@ test(`${RACES} concurrent complete-vs-cancel races across two instances: exactly
     assert.equal(final.result.status, completeWon ? 'completed' : 'cancelled', `${r.id}: the store lost the winner's update`);
     if (completeWon) {
       const result = await rpc(proxy.url, 'tasks/result', { taskId: r.id });
-      assert.equal(result.result.content[0].text, `won by ${r.createdOn}`);
+      assert.equal(result.result?.content[0].text, `won by ${r.createdOn}`, JSON.stringify(result));
     }
     completesWon += completeWon;
     cancelsWon += cancelWon;
