@@ -66,6 +66,12 @@ export interface WasmTaskStoreOptions {
   /** With `storage`: how long running work's lease lasts without a renewal. Default 30 000 ms. */
   leaseMs?: number;
   /**
+   * With `storage`: 32 hex digits, the same on every instance, so a `tasks/list` cursor made by
+   * one instance pages on another (behind a load balancer). Without it each instance's cursors
+   * are its own (another instance answers -32602 "cursor is not valid"). Keep it secret.
+   */
+  cursorKey?: string;
+  /**
    * With `storage`: a call that gets no answer from the storage within this time throws a
    * `TaskStoreError` (-32603, reason `storage_unavailable`), which the SDK sends as the JSON-RPC
    * error. A call still queued then never runs; a write already sent is settled in the background

@@ -321,6 +321,7 @@ class WasmTaskStore {
       if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
       const leaseMs = optionalNumber(options, 'leaseMs');
       if (leaseMs !== undefined) store.leaseMs = leaseMs;
+      if (options.cursorKey !== undefined) store.cursorKey = String(options.cursorKey);
       this.#engineOptions.store = store;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
       if (timeoutMs !== undefined) this.#storageTimeoutMs = Math.max(1, timeoutMs);

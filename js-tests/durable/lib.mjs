@@ -104,10 +104,14 @@ export async function startRedis() {
 /**
  * One MCP server process on Redis (fixtures/redis-server.mjs). `events` collects its JSON lines.
  */
-export async function startServer({ redisPort, name, leaseMs = 3000, pollMs = 200, storageTimeoutMs = 1500, port = 0 }) {
+export async function startServer({ redisPort, name, leaseMs = 3000, pollMs = 200, storageTimeoutMs = 1500, port = 0, cursorKey, pageSize = 50 }) {
   const child = spawn(
     process.execPath,
-    [SERVER_FIXTURE, '--redis-port', String(redisPort), '--name', name, '--lease-ms', String(leaseMs), '--poll-ms', String(pollMs), '--storage-timeout-ms', String(storageTimeoutMs), '--port', String(port)],
+    [
+      SERVER_FIXTURE,
+      ...['--redis-port', redisPort, '--name', name, '--lease-ms', leaseMs, '--poll-ms', pollMs, '--storage-timeout-ms', storageTimeoutMs, '--port', port, '--page-size', pageSize].map(String),
+      ...(cursorKey ? ['--cursor-key', cursorKey] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
   );
   child.stdout.setEncoding('utf8');

@@ -45,6 +45,8 @@ test('exports: ./redis for import and require, ./durable-object for workerd; fil
   assert.equal(pkg.packageJson.exports['./durable-object'].workerd, './durable-object.js');
   assert.throws(() => redisMod.redisStorage({}), /ioredis .* node-redis/);
   assert.throws(() => new sdk.WasmTaskStore({ storage: { load() {} } }), /options\.storage\.loadContext must be a function/);
+  const storage = redisMod.redisStorage(client);
+  assert.throws(() => new sdk.WasmTaskStore({ storage, cursorKey: 'not hex' }), /cursorKey must be 32 hexadecimal digits/);
 });
 
 test('one round trip per operation; expiry in Redis at the TTL deadline; a stale write is caught', async () => {

@@ -8,6 +8,8 @@ import { createTask, rpc, startProxy, startRedis, startServer, until } from './l
 
 const POLL_MS = 200;
 const RACES = 1000;
+const PAGE = 4;
+const CURSOR_KEY = '0123456789abcdef0123456789abcdef'; // shared by both instances
 
 let redis;
 let a;
@@ -16,8 +18,8 @@ let proxy;
 before(async () => {
   redis = await startRedis();
   [a, b] = await Promise.all([
-    startServer({ redisPort: redis.port, name: 'a', pollMs: POLL_MS }),
-    startServer({ redisPort: redis.port, name: 'b', pollMs: POLL_MS }),
+    startServer({ redisPort: redis.port, name: 'a', pollMs: POLL_MS, cursorKey: CURSOR_KEY, pageSize: PAGE }),
+    startServer({ redisPort: redis.port, name: 'b', pollMs: POLL_MS, cursorKey: CURSOR_KEY, pageSize: PAGE }),
   ]);
   proxy = await startProxy([a, b]);
 });
@@ -70,6 +72,28 @@ test('create on A; get, list, result and cancel on B; a cancel on B stops the wo
   assert.equal(seen.servedBy, 'a');
   assert.equal(seen.result.status, 'cancelled');
   t.diagnostic(`cancel on B reached the work on A after ${latency} ms`);
+});
+
+test('tasks/list pages through the proxy: each page from the other instance, every task once, in creation order', async () => {
+  const made = [];
+  for (let i = 0; i < 3 * PAGE + 1; i++) made.push((await createTask(proxy.url, 'work', { ms: 0 })).task.taskId);
+  const seen = [];
+  const servers = [];
+  let cursor;
+  do {
+    const page = await rpc(proxy.url, 'tasks/list', cursor ? { cursor } : {});
+    assert.ok(page.result, JSON.stringify(page));
+    servers.push(page.servedBy);
+    seen.push(...page.result.tasks);
+    cursor = page.result.nextCursor;
+  } while (cursor);
+  assert.ok(servers.includes('a') && servers.includes('b'), `pages served by ${servers}`);
+  const ids = seen.map((t) => t.taskId);
+  assert.equal(new Set(ids).size, ids.length, 'no task twice');
+  assert.deepEqual([...made].sort(), ids.filter((id) => made.includes(id)).sort(), 'every task once');
+  // Creation-time order (tasks made in the same millisecond keep a fixed order among themselves).
+  const times = seen.map((t) => Date.parse(t.createdAt));
+  assert.ok(times.every((t, i) => i === 0 || times[i - 1] <= t), `creation order: ${times}`);
 });
 
 /** Runs `fn(i)` for i < n with at most `width` at a time. */
