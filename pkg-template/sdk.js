@@ -12,6 +12,7 @@
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
 // The CommonJS entry sdk.cjs is generated from this file by scripts/build-pkg.sh.
 import { TaskEngine, init } from 'mcp-task-core';
+import { StorageLoop } from './storage.js';
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
 const INVALID_PARAMS = -32602;
@@ -251,16 +252,6 @@ function parseJson(text) {
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
 
-/** Storage mode: attempts of one operation that meet compare-and-set conflicts. */
-const MAX_ATTEMPTS = 16;
-
-const noop = () => {};
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The storage did not answer: a JSON-RPC -32603 for the requestor, reason `storage_unavailable`. */
-function storageUnavailable(why) {
-  return new TaskStoreError(INTERNAL_ERROR, `Task storage unavailable: ${why}`, 'storage_unavailable');
-}
 
 /**
  * A `TaskStore` for `@modelcontextprotocol/sdk` 1.x on the mcp-task-core engine (one engine per
@@ -299,10 +290,8 @@ class WasmTaskStore {
   /** The allSessions() view, made once. */
   #view = null;
   #cancelListeners = new Set();
-  /** Storage mode (`options.storage`): the adapter, the op queue and its timeout. */
-  #storage = null;
-  #queue = Promise.resolve();
-  #storageTimeoutMs = 5000;
+  /** Storage mode (`options.storage`): the host loop over the storage (mcp-task-core/storage). */
+  #loop = null;
   /** Storage mode: how many timer rounds failed in a row (the retry backs off). */
   #timerFailures = 0;
 
@@ -316,7 +305,6 @@ class WasmTaskStore {
       for (const m of ['load', 'loadContext', 'write']) {
         if (typeof st[m] !== 'function') throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
-      this.#storage = st;
       const store = {};
       if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
       const leaseMs = optionalNumber(options, 'leaseMs');
@@ -324,7 +312,17 @@ class WasmTaskStore {
       if (options.cursorKey !== undefined) store.cursorKey = String(options.cursorKey);
       this.#engineOptions.store = store;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
-      if (timeoutMs !== undefined) this.#storageTimeoutMs = Math.max(1, timeoutMs);
+      this.#loop = new StorageLoop(st, {
+        timeoutMs,
+        onOutput: (o) => {
+          if (o.kind === 'expired') this.#tellExpired(o);
+          else if (o.kind === 'cancelled') this.#tellCancelled(o);
+        },
+        engineError: fromEngine,
+        storageError: (why) => new TaskStoreError(INTERNAL_ERROR, `Task storage unavailable: ${why}`, 'storage_unavailable'),
+        conflictError: (n) =>
+          new TaskStoreError(INTERNAL_ERROR, `Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
+      });
     }
     try {
       this.#engine = new TaskEngine(this.#engineOptions);
@@ -356,7 +354,13 @@ class WasmTaskStore {
    * other calls skip the nextDeadline() look-up.
    */
   async #run(fn, creates = false, plan = undefined) {
-    if (this.#storage) return this.#runStored(plan ?? {}, fn);
+    if (this.#loop) {
+      const engine = this.#engine ?? (await this.#ready());
+      return this.#loop.run(engine, plan ?? {}, fn).then((value) => {
+        this.#arm(engine);
+        return value;
+      });
+    }
     const engine = this.#engine ?? (await this.#ready());
     try {
       return fn(engine);
@@ -430,7 +434,7 @@ class WasmTaskStore {
       this.#timer = null;
       this.#timerAt = null;
       if (this.#engine !== engine) return;
-      if (this.#storage) {
+      if (this.#loop) {
         this.#timerRound(engine);
         return;
       }
@@ -446,163 +450,9 @@ class WasmTaskStore {
     this.#timerAt = null;
   }
 
-  // Storage mode (`options.storage`). The engine decides everything (it runs in store mode);
-  // this glue loads the records an operation needs, writes each `persist` output with a
-  // compare-and-set before anything after it is delivered, and on a conflict restores the
-  // stored record and runs the operation again. Operations of one store run one at a time, so
-  // every write's outcome is known before the next operation reads the engine.
-
-  /**
-   * Queues `work` behind earlier storage operations. The caller gets a TaskStoreError
-   * (-32603, reason `storage_unavailable`) after `storageTimeoutMs`; work still waiting then
-   * never runs, and work that started finishes in the background (a write's outcome is always
-   * settled before the next operation).
-   */
-  #serial(work) {
-    const timeoutMs = this.#storageTimeoutMs;
-    const queuedAt = Date.now();
-    const run = this.#queue.then(() => {
-      if (Date.now() - queuedAt >= timeoutMs) {
-        throw storageUnavailable(`no answer within ${timeoutMs} ms (earlier storage operations are still waiting for the storage)`);
-      }
-      return work();
-    });
-    this.#queue = run.then(noop, noop);
-    let timer;
-    const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(storageUnavailable(`no answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
-  }
-
-  /**
-   * One store operation. `plan.taskId`: load that task first (a write on a task held here goes
-   * straight to its compare-and-set, which catches a stale copy); `plan.context`: load that
-   * context's tasks (for listing).
-   */
-  async #runStored(plan, fn) {
-    const engine = this.#engine ?? (await this.#ready());
-    return this.#serial(async () => {
-      if (typeof plan.taskId === 'string') {
-        if (!(plan.write && engine.hasTask(plan.taskId))) await this.#loadTask(engine, plan.taskId);
-      } else if (typeof plan.context === 'string') {
-        const entries = await this.#storageCall(() => this.#storage.loadContext(plan.context));
-        for (const { record } of entries) engineCall(() => engine.restore(record));
-      }
-      for (let attempt = 1; ; attempt++) {
-        let value;
-        let error;
-        let failed = false;
-        try {
-          value = fn(engine);
-        } catch (err) {
-          error = err;
-          failed = true;
-        }
-        const lost = await this.#flush(engine);
-        // A change of this operation's own task that did not land is decided again on the
-        // stored record; a conflict elsewhere (say a lease renewal the tick made for another
-        // task) is settled by its restore and leaves this operation's outcome as it is. A read
-        // runs again on whatever was restored.
-        const target = typeof plan.taskId === 'string' ? plan.taskId : value && typeof value.taskId === 'string' ? value.taskId : undefined;
-        if (lost.size === 0 || (plan.write && !lost.has(target))) {
-          this.#arm(engine);
-          if (failed) throw error;
-          return value;
-        }
-        if (attempt >= MAX_ATTEMPTS) {
-          throw new TaskStoreError(
-            INTERNAL_ERROR,
-            `Task storage: the task kept changing under this operation (${attempt} compare-and-set conflicts in a row)`,
-            'storage_conflict',
-          );
-        }
-      }
-    });
-  }
-
-  async #loadTask(engine, taskId) {
-    const record = await this.#storageCall(() => this.#storage.load(taskId));
-    if (record === null || record === undefined) engine.forgetTask(taskId);
-    else engineCall(() => engine.restore(record));
-  }
-
-  /** Runs an adapter call; its failure becomes a TaskStoreError (reason `storage_unavailable`). */
-  async #storageCall(fn) {
-    try {
-      return await fn();
-    } catch (err) {
-      throw err instanceof TaskStoreError ? err : storageUnavailable(err && err.message ? err.message : String(err));
-    }
-  }
-
-  /**
-   * Drains the engine: writes its `persist` outputs (one `storage.write` per batch), restores
-   * the stored record of each that conflicted, delivers the other outputs except those of a
-   * conflicting task, and goes on while restores produce more. Returns the IDs that conflicted.
-   */
-  async #flush(engine) {
-    const conflicts = new Set();
-    for (;;) {
-      const outs = [];
-      for (let o = engine.pollOutput(); o !== null && o !== undefined; o = engine.pollOutput()) outs.push(o);
-      if (outs.length === 0) return conflicts;
-      const persists = outs.filter((o) => o.kind === 'persist');
-      const lost = new Set();
-      if (persists.length > 0) {
-        for (const p of persists) if (p.record !== null) p.context = engine.taskContext(p.taskId) ?? null;
-        const results = await this.#writeUntilKnown(persists);
-        persists.forEach((p, i) => {
-          const r = results[i];
-          if (!r) return;
-          lost.add(p.taskId);
-          if (r.conflict === null || r.conflict === undefined) engine.forgetTask(p.taskId);
-          else engineCall(() => engine.restore(r.conflict));
-        });
-        for (const id of lost) conflicts.add(id);
-      }
-      for (const o of outs) {
-        if (o.kind === 'persist' || lost.has(o.taskId)) continue;
-        if (o.kind === 'expired') this.#tellExpired(o);
-        else if (o.kind === 'cancelled') this.#tellCancelled(o);
-      }
-    }
-  }
-
-  /**
-   * `storage.write(persists)`, again and again while it fails: a write whose outcome is unknown
-   * must be settled before anything else reads the engine. On a retry, a conflict with exactly
-   * what was written is this write having landed the first time.
-   */
-  async #writeUntilKnown(persists) {
-    for (let attempt = 1; ; attempt++) {
-      let results;
-      try {
-        results = await this.#storage.write(persists);
-      } catch {
-        await sleep(Math.min(25 * 2 ** attempt, 1000));
-        continue;
-      }
-      if (!Array.isArray(results) || results.length !== persists.length) {
-        throw new TypeError('storage.write(persists) must resolve to one result per persist (null when written, { conflict } when not)');
-      }
-      if (attempt === 1) return results;
-      return results.map((r, i) => {
-        if (!r) return r;
-        const landed = persists[i].record === null ? r.conflict === null || r.conflict === undefined : r.conflict === persists[i].record;
-        return landed ? null : r;
-      });
-    }
-  }
-
   /** Storage mode's timer: heartbeats (lease renewals), lease checks and expiry. */
   #timerRound(engine) {
-    this.#serial(async () => {
-      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        engine.handleTimeout();
-        if ((await this.#flush(engine)).size === 0) return;
-      }
-    }).then(
+    this.#loop.tick(engine).then(
       () => {
         this.#timerFailures = 0;
         if (this.#engine === engine) this.#arm(engine);

@@ -20,7 +20,10 @@ let sdk;
 let redisMod;
 before(async () => {
   pkg = installPackage({ prefix: 'mcp-task-core-redis-' });
-  fs.writeFileSync(path.join(pkg.dir, 'probe-redis.mjs'), "export * from 'mcp-task-core/sdk';\nexport * from 'mcp-task-core/redis';\n");
+  fs.writeFileSync(
+    path.join(pkg.dir, 'probe-redis.mjs'),
+    "export * from 'mcp-task-core/sdk';\nexport * from 'mcp-task-core/redis';\nexport * from 'mcp-task-core/storage';\nexport { TaskEngine } from 'mcp-task-core';\n",
+  );
   const mod = await import(pathToFileURL(path.join(pkg.dir, 'probe-redis.mjs')).href);
   sdk = mod;
   redisMod = mod;
@@ -36,11 +39,12 @@ after(async () => {
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
 test('exports: ./redis for import and require, ./durable-object for workerd; files in the tarball', () => {
-  for (const f of ['redis.js', 'redis.cjs', 'redis.d.ts', 'redis.d.cts', 'durable-object.js', 'durable-object.d.ts']) {
+  for (const f of ['redis.js', 'redis.cjs', 'redis.d.ts', 'redis.d.cts', 'storage.js', 'storage.cjs', 'storage.d.ts', 'storage.d.cts', 'durable-object.js', 'durable-object.d.ts']) {
     assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   }
   const cjs = createRequire(path.join(pkg.dir, 'x.cjs'))('mcp-task-core/redis');
   assert.equal(typeof cjs.redisStorage, 'function');
+  assert.equal(typeof createRequire(path.join(pkg.dir, 'x.cjs'))('mcp-task-core/storage').StorageLoop, 'function');
   assert.equal(typeof redisMod.redisStorage, 'function');
   assert.equal(pkg.packageJson.exports['./durable-object'].workerd, './durable-object.js');
   assert.throws(() => redisMod.redisStorage({}), /ioredis .* node-redis/);
@@ -95,6 +99,27 @@ test('one round trip per operation; expiry in Redis at the TTL deadline; a stale
   b.cleanup();
 });
 
+test('mcp-task-core/storage: any host (here a bare TaskEngine) runs the same loop over Redis', async () => {
+  const { StorageLoop, TaskEngine } = sdk;
+  const engine = (id) => new TaskEngine({ store: { instanceId: id, leaseMs: 5000 }, tools: { slow: 'required' } });
+  const outputs = [];
+  const loopA = new StorageLoop(redisMod.redisStorage(client, { prefix: 'raw:' }), { onOutput: (o) => outputs.push(o) });
+  const a = engine('raw-a');
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', task: { ttl: 60_000 } } });
+  assert.equal(await loopA.run(a, { write: true }, (e) => e.handle(call, 'ctx')), null, 'the reply is an output, behind the write');
+  const reply = outputs.find((o) => o.kind === 'send' && o.inReplyTo === '7');
+  const taskId = JSON.parse(reply.message).result.task.taskId;
+  assert.ok(outputs.some((o) => o.kind === 'execute' && o.taskId === taskId));
+  await loopA.run(a, { taskId, write: true }, (e) => e.complete(taskId, '{"content":[]}'));
+  const b = engine('raw-b');
+  const loopB = new StorageLoop(redisMod.redisStorage(client, { prefix: 'raw:' }));
+  const seen = await loopB.run(b, { taskId }, (e) => JSON.parse(e.getTask(taskId, 'ctx')));
+  assert.equal(seen.status, 'completed');
+  await assert.rejects(loopB.run(b, { taskId, write: true }, (e) => e.cancelTask(taskId, 'ctx', null)), (err) => err.code === 'already_terminal');
+  a.free();
+  b.free();
+});
+
 test('a cancel on another instance reaches onTaskCancelled at the next renewal', async () => {
   const mk = () => new sdk.WasmTaskStore({ storage: redisMod.redisStorage(client, { prefix: 'cx:' }), leaseMs: 3000, pollIntervalMs: 100 });
   const a = mk();
@@ -117,13 +142,18 @@ test('types: storage options, redisStorage, onTaskCancelled (tsc, ESM and CJS)',
     path.join(dir, 'storage-check.mts'),
     `import { WasmTaskStore, type TaskStorage } from 'mcp-task-core/sdk';
 import { redisStorage, type RedisTaskStorage } from 'mcp-task-core/redis';
+import { StorageLoop } from 'mcp-task-core/storage';
+import type { TaskEngine, TaskEngineOutput } from 'mcp-task-core';
 declare const ioredisLike: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
 const storage: RedisTaskStorage = redisStorage(ioredisLike, { prefix: '{tasks}:' });
 const asStorage: TaskStorage = storage;
 const store = new WasmTaskStore({ storage: asStorage, instanceId: 'boot-1', leaseMs: 30_000, storageTimeoutMs: 2000 });
 const stop: () => void = store.onTaskCancelled((taskId: string, sessionId: string | undefined) => void [taskId, sessionId]);
 const trips: number = storage.roundTrips;
-void [stop, trips];
+const loop = new StorageLoop(storage, { timeoutMs: 1000, onOutput: (o: TaskEngineOutput) => void o.kind });
+declare const engine: TaskEngine;
+const count: Promise<number> = loop.run(engine, { taskId: 't', write: false }, (e) => e.taskCount);
+void [stop, trips, count, loop.tick(engine)];
 // @ts-expect-error a storage needs load, loadContext and write
 new WasmTaskStore({ storage: { load: async () => null } });
 `,
@@ -138,13 +168,14 @@ export = new WasmTaskStore({ storage: redisStorage(nodeRedisLike) });
   );
   fs.copyFileSync(path.join(pkg.installed, 'redis.d.ts'), path.join(dir, 'redis-decl.mts'));
   fs.copyFileSync(path.join(pkg.installed, 'redis.d.cts'), path.join(dir, 'redis-decl.cts'));
+  fs.copyFileSync(path.join(pkg.installed, 'storage.d.ts'), path.join(dir, 'storage-decl.mts'));
   // The SDK's types resolve from js-tests/node_modules.
   fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', '@modelcontextprotocol'), path.join(dir, 'node_modules', '@modelcontextprotocol'));
   fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', 'zod'), path.join(dir, 'node_modules', 'zod'));
   const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--skipLibCheck'];
   try {
-    execFileSync(process.execPath, [tsc, ...args, 'storage-check.mts', 'storage-check.cts', 'redis-decl.mts', 'redis-decl.cts'], { cwd: dir, encoding: 'utf8' });
+    execFileSync(process.execPath, [tsc, ...args, 'storage-check.mts', 'storage-check.cts', 'redis-decl.mts', 'redis-decl.cts', 'storage-decl.mts'], { cwd: dir, encoding: 'utf8' });
   } catch (err) {
     assert.fail(`tsc failed:\n${err.stdout}${err.stderr}`);
   }
