@@ -370,6 +370,9 @@ class WasmTaskStore {
   }
 
   #settle(engine, rearm = true) {
+    // With storage, outputs (persists first) are only ever drained by the storage loop: the
+    // synchronous look-ups (the message queue's, getAllTasks) leave them for its next round.
+    if (this.#loop) return;
     if (this.#drain(engine) || rearm) this.#arm(engine);
   }
 

@@ -120,6 +120,23 @@ test('mcp-task-core/storage: any host (here a bare TaskEngine) runs the same loo
   b.free();
 });
 
+test('the message queue’s synchronous look-ups leave the engine’s writes to the storage loop', async () => {
+  let now = Date.now();
+  const store = new sdk.WasmTaskStore({ storage: redisMod.redisStorage(client, { prefix: 'mq:' }), now: () => now, leaseMs: 3000, pollIntervalMs: 1000 });
+  const queue = new sdk.WasmTaskMessageQueue({ taskStore: store });
+  const task = await store.createTask({ ttl: 60_000 }, 1, { method: 'tools/call' }, 'S');
+  now += 1500; // a lease renewal is due: the queue's look-up below ticks the engine
+  await queue.enqueue(task.taskId, { type: 'notification', message: { jsonrpc: '2.0', method: 'x' }, timestamp: 1 }, 'S');
+  await store.storeTaskResult(task.taskId, 'completed', text('done'), 'S');
+  const record = JSON.parse(await client.hget(`mq:t:${task.taskId}`, 'r'));
+  assert.equal(record.status, 'completed');
+  // The renewal the look-up made waited in the engine and went out with the result (one write),
+  // instead of being drained and lost (then the result's write conflicted with a version never written).
+  assert.equal(record.v, 2);
+  store.cleanup();
+  queue.cleanup();
+});
+
 test('a cancel on another instance reaches onTaskCancelled at the next renewal', async () => {
   const mk = () => new sdk.WasmTaskStore({ storage: redisMod.redisStorage(client, { prefix: 'cx:' }), leaseMs: 3000, pollIntervalMs: 100 });
   const a = mk();
