@@ -332,6 +332,12 @@ export interface StoreOptions {
   instanceId?: string;
   /** How long a running task's lease lasts without a heartbeat. Default 30 000 ms. */
   leaseMs?: number;
+  /**
+   * Key of the `tasks/list` cursors (32 hex digits). Give every instance over one store the same
+   * key: list positions then mean the same everywhere (tasks in creation-time order) and a
+   * cursor from one instance pages on another. Default: random (cursors stay per instance).
+   */
+  cursorKey?: string;
 }
 
 /** One item of {@link TaskEngine.pollOutput}. */

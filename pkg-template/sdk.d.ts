@@ -47,9 +47,70 @@ export interface WasmTaskStoreOptions {
   /**
    * Keep one timer per store at the next TTL deadline, so expired tasks are freed even when no
    * call comes (unref'd in Node). Expiry is also checked lazily on every call, so turning the
-   * timer off never exposes an expired task. Default: on, unless `now` is given.
+   * timer off never exposes an expired task. Default: on, unless `now` is given. With `storage`
+   * the timer also renews the leases of work running here: keep it on.
    */
   timer?: boolean;
+  /**
+   * Keep the tasks in an external storage shared by every instance (e.g.
+   * `redisStorage(client)` from `mcp-task-core/redis`), so they survive a restart and any
+   * instance serves any task. Each call loads the records it needs, runs the engine, writes
+   * every change with a compare-and-set and, on a conflict, restores the stored record and runs
+   * again. Running work holds a lease renewed every `pollIntervalMs` (at most `leaseMs / 3`): a
+   * dead instance's tasks fail once it runs out, and a cancel made on another instance reaches
+   * `onTaskCancelled` here at the next renewal.
+   */
+  storage?: TaskStorage;
+  /** With `storage`: names this process (a boot token; never reuse one). Default: random. */
+  instanceId?: string;
+  /** With `storage`: how long running work's lease lasts without a renewal. Default 30 000 ms. */
+  leaseMs?: number;
+  /**
+   * With `storage`: 32 hex digits, the same on every instance, so a `tasks/list` cursor made by
+   * one instance pages on another (behind a load balancer). Without it each instance's cursors
+   * are its own (another instance answers -32602 "cursor is not valid"). Keep it secret.
+   */
+  cursorKey?: string;
+  /**
+   * With `storage`: a call that gets no answer from the storage within this time throws a
+   * `TaskStoreError` (-32603, reason `storage_unavailable`), which the SDK sends as the JSON-RPC
+   * error. A call still queued then never runs; a write already sent is settled in the background
+   * (retried until the storage answers) before the next call, and may still land. Default 5000.
+   */
+  storageTimeoutMs?: number;
+}
+
+/** One task change for the storage: the engine's `persist` output plus the task's context. */
+export interface StoragePersist {
+  taskId: string;
+  /** The engine context (session) of the task; absent when the record is deleted. */
+  context?: string | null;
+  /** The version the storage must hold; `null`: the task must not exist yet. */
+  expectedVersion: number | null;
+  /** The version written. */
+  version: number;
+  /** The record (JSON text) to keep; `null`: delete it. */
+  record: string | null;
+  /** When the storage may drop the record by itself (the TTL deadline, epoch ms), or `null`. */
+  expiresAt: number | null;
+}
+
+/**
+ * Where `WasmTaskStore({ storage })` keeps records: three calls, no rules (the engine decides
+ * every status). `mcp-task-core/redis` implements it on Redis / Valkey; anything with an atomic
+ * compare-and-set can (a SQL row with a version column, a Durable Object, ...).
+ */
+export interface TaskStorage {
+  /** The stored record of a task, or `null` when there is none (never created, or expired). */
+  load(taskId: string): Promise<string | null>;
+  /** Every stored record of a context (for `tasks/list`), in creation order. */
+  loadContext(context: string | null): Promise<{ taskId: string; record: string }[]>;
+  /**
+   * Writes each persist if the stored version equals its `expectedVersion` (`null`: absent).
+   * Resolves to one entry per persist: `null` when written, else `{ conflict }` with the record
+   * stored now (`null`: none). Rejects when the outcome is unknown (the store then retries).
+   */
+  write(persists: StoragePersist[]): Promise<(null | { conflict: string | null })[]>;
 }
 
 /**
@@ -95,13 +156,19 @@ export declare class WasmTaskStore implements TaskStore {
    * (it calls the store's own, session-scoped methods), and its methods refuse a session ID.
    */
   allSessions(): WasmTaskStoreAllSessions;
+  /**
+   * `listener(taskId, sessionId)` runs when a task's running work must stop: cancelled here or,
+   * with `storage`, ended by another instance (seen at the next lease renewal). Returns an
+   * unsubscribe function. Background work hands it to its AbortController.
+   */
+  onTaskCancelled(listener: (taskId: string, sessionId: string | undefined) => void): () => void;
   /** `listener(taskId, sessionId)` runs when a task expires and is deleted; returns an unsubscribe function. */
   onTaskExpired(listener: (taskId: string, sessionId: string | undefined) => void): () => void;
-  /** Every live task of every session (debugging). */
+  /** Every live task of every session (debugging; with `storage`: the ones this instance holds). */
   getAllTasks(): Task[];
-  /** Live tasks held. */
+  /** Live tasks held (with `storage`: held by this instance). */
   readonly size: number;
-  /** Deletes every task and stops the timer. */
+  /** Deletes every task and stops the timer (with `storage`: forgets the local copies; the storage keeps its records). */
   cleanup(): void;
 }
 

@@ -12,6 +12,7 @@
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
 // The CommonJS entry sdk.cjs is generated from this file by scripts/build-pkg.sh.
 import { TaskEngine, init } from 'mcp-task-core';
+import { StorageLoop } from './storage.js';
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
 const INVALID_PARAMS = -32602;
@@ -251,6 +252,7 @@ function parseJson(text) {
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
 
+
 /**
  * A `TaskStore` for `@modelcontextprotocol/sdk` 1.x on the mcp-task-core engine (one engine per
  * store; the SDK's `sessionId` is the engine's context).
@@ -287,12 +289,41 @@ class WasmTaskStore {
   #timerAt = null;
   /** The allSessions() view, made once. */
   #view = null;
+  #cancelListeners = new Set();
+  /** Storage mode (`options.storage`): the host loop over the storage (mcp-task-core/storage). */
+  #loop = null;
+  /** Storage mode: how many timer rounds failed in a row (the retry backs off). */
+  #timerFailures = 0;
 
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     this.#engineOptions = engineOptions(options);
     this.#now = this.#engineOptions.now ?? Date.now;
     this.#useTimer = options.timer ?? options.now === undefined;
+    if (options.storage !== undefined && options.storage !== null) {
+      const st = options.storage;
+      for (const m of ['load', 'loadContext', 'write']) {
+        if (typeof st[m] !== 'function') throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
+      }
+      const store = {};
+      if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
+      const leaseMs = optionalNumber(options, 'leaseMs');
+      if (leaseMs !== undefined) store.leaseMs = leaseMs;
+      if (options.cursorKey !== undefined) store.cursorKey = String(options.cursorKey);
+      this.#engineOptions.store = store;
+      const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
+      this.#loop = new StorageLoop(st, {
+        timeoutMs,
+        onOutput: (o) => {
+          if (o.kind === 'expired') this.#tellExpired(o);
+          else if (o.kind === 'cancelled') this.#tellCancelled(o);
+        },
+        engineError: fromEngine,
+        storageError: (why) => new TaskStoreError(INTERNAL_ERROR, `Task storage unavailable: ${why}`, 'storage_unavailable'),
+        conflictError: (n) =>
+          new TaskStoreError(INTERNAL_ERROR, `Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
+      });
+    }
     try {
       this.#engine = new TaskEngine(this.#engineOptions);
     } catch (err) {
@@ -322,7 +353,14 @@ class WasmTaskStore {
    * deadline moves only when a task is created (`creates`) or deleted (an expiry drained), so
    * other calls skip the nextDeadline() look-up.
    */
-  async #run(fn, creates = false) {
+  async #run(fn, creates = false, plan = undefined) {
+    if (this.#loop) {
+      const engine = this.#engine ?? (await this.#ready());
+      return this.#loop.run(engine, plan ?? {}, fn).then((value) => {
+        this.#arm(engine);
+        return value;
+      });
+    }
     const engine = this.#engine ?? (await this.#ready());
     try {
       return fn(engine);
@@ -332,6 +370,9 @@ class WasmTaskStore {
   }
 
   #settle(engine, rearm = true) {
+    // With storage, outputs (persists first) are only ever drained by the storage loop: the
+    // synchronous look-ups (the message queue's, getAllTasks) leave them for its next round.
+    if (this.#loop) return;
     if (this.#drain(engine) || rearm) this.#arm(engine);
   }
 
@@ -341,22 +382,37 @@ class WasmTaskStore {
     for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
       if (out.kind === 'expired') {
         expired = true;
-        const left = (this.#contexts.get(out.context) ?? 0) - 1;
-        if (left > 0) this.#contexts.set(out.context, left);
-        else this.#contexts.delete(out.context);
-        const sessionId = sessionOf(out.context);
-        for (const listener of this.#listeners) {
-          try {
-            listener(out.taskId, sessionId);
-          } catch {
-            // A listener's fault must not break the store.
-          }
-        }
+        this.#tellExpired(out);
       }
-      // Other outputs (status notifications are off; "cancelled" events) need no action:
-      // the SDK drives the wire itself.
+      if (out.kind === 'cancelled') this.#tellCancelled(out);
+      // Other outputs (status notifications are off) need no action: the SDK drives the wire.
     }
     return expired;
+  }
+
+  #tellExpired(out) {
+    const left = (this.#contexts.get(out.context) ?? 0) - 1;
+    if (left > 0) this.#contexts.set(out.context, left);
+    else this.#contexts.delete(out.context);
+    const sessionId = sessionOf(out.context);
+    for (const listener of this.#listeners) {
+      try {
+        listener(out.taskId, sessionId);
+      } catch {
+        // A listener's fault must not break the store.
+      }
+    }
+  }
+
+  #tellCancelled(out) {
+    const sessionId = sessionOf(out.context);
+    for (const listener of this.#cancelListeners) {
+      try {
+        listener(out.taskId, sessionId);
+      } catch {
+        // A listener's fault must not break the store.
+      }
+    }
   }
 
   #arm(engine) {
@@ -381,6 +437,10 @@ class WasmTaskStore {
       this.#timer = null;
       this.#timerAt = null;
       if (this.#engine !== engine) return;
+      if (this.#loop) {
+        this.#timerRound(engine);
+        return;
+      }
       engine.handleTimeout();
       this.#settle(engine);
     }, delay);
@@ -391,6 +451,30 @@ class WasmTaskStore {
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#timerAt = null;
+  }
+
+  /** Storage mode's timer: heartbeats (lease renewals), lease checks and expiry. */
+  #timerRound(engine) {
+    this.#loop.tick(engine).then(
+      () => {
+        this.#timerFailures = 0;
+        if (this.#engine === engine) this.#arm(engine);
+      },
+      () => {
+        // The storage did not answer: try again soon (the lease outlives a few misses).
+        this.#timerFailures++;
+        if (this.#engine !== engine || !this.#useTimer) return;
+        this.#disarm();
+        const delay = Math.min(100 * 2 ** this.#timerFailures, 2000);
+        this.#timerAt = -1;
+        this.#timer = setTimeout(() => {
+          this.#timer = null;
+          this.#timerAt = null;
+          if (this.#engine === engine) this.#timerRound(engine);
+        }, delay);
+        if (typeof this.#timer === 'object' && typeof this.#timer.unref === 'function') this.#timer.unref();
+      },
+    );
   }
 
   /**
@@ -433,13 +517,13 @@ class WasmTaskStore {
       const json = engineCall(() => engine.createTask(context, method, ttl, undefined, pollInterval));
       this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
       return JSON.parse(json);
-    }, true);
+    }, true, { write: true });
   }
 
   /** The task, or `null` when it is unknown, expired or another session's. */
   async getTask(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#get(engine, taskId, context));
+    return this.#run((engine) => this.#get(engine, taskId, context), false, { taskId });
   }
 
   /**
@@ -449,7 +533,7 @@ class WasmTaskStore {
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#storeResult(engine, taskId, status, result, context));
+    return this.#run((engine) => this.#storeResult(engine, taskId, status, result, context), false, { taskId, write: true });
   }
 
   /**
@@ -459,7 +543,7 @@ class WasmTaskStore {
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#result(engine, taskId, context));
+    return this.#run((engine) => this.#result(engine, taskId, context), false, { taskId });
   }
 
   /**
@@ -470,7 +554,7 @@ class WasmTaskStore {
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context));
+    return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context), false, { taskId, write: true });
   }
 
   /** One page of the session's tasks in creation order; throws on a cursor not issued to it. */
@@ -480,7 +564,7 @@ class WasmTaskStore {
       if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('Invalid cursor');
       const page = JSON.parse(engineCall(() => engine.listTasks(context, cursor ?? null)));
       return page.nextCursor === undefined ? { tasks: page.tasks } : { tasks: page.tasks, nextCursor: page.nextCursor };
-    });
+    }, false, { context });
   }
 
   /**
@@ -495,14 +579,15 @@ class WasmTaskStore {
    */
   allSessions() {
     if (this.#view) return this.#view;
-    const method = (name, arity, fn) =>
+    const method = (name, arity, fn, write = false) =>
       (...args) => {
         if (args.length > arity) {
           return Promise.reject(
             new TypeError(`allSessions().${name}() takes no session ID: it acts on every session's tasks, for server code only (never give it to the SDK as a task store)`),
           );
         }
-        return this.#run((engine) => fn(engine, ...args));
+        const plan = name === 'listTasks' ? {} : { taskId: args[0], write };
+        return this.#run((engine) => fn(engine, ...args), false, plan);
       };
     /** The context of live task `taskId`, or throws -32602 as for an unknown task. */
     const owner = (engine, taskId) => {
@@ -518,10 +603,10 @@ class WasmTaskStore {
       getTaskResult: method('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
       storeTaskResult: method('storeTaskResult', 3, (engine, taskId, status, result) =>
         this.#storeResult(engine, taskId, status, result, owner(engine, taskId)),
-      ),
+      true),
       updateTaskStatus: method('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
         this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
-      ),
+      true),
       listTasks: method('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
     });
     return this.#view;
@@ -633,6 +718,18 @@ class WasmTaskStore {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Calls `listener(taskId, sessionId)` when a task's running work must stop: it was cancelled
+   * here, or (with `storage`) it was ended by another instance, which this instance learns at
+   * its next lease renewal (at most `pollIntervalMs`, or a third of `leaseMs`, later). Returns a
+   * function that removes the listener. Background work passes it on to its AbortController.
+   */
+  onTaskCancelled(listener) {
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    this.#cancelListeners.add(listener);
+    return () => this.#cancelListeners.delete(listener);
   }
 
   /**

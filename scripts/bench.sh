@@ -5,6 +5,7 @@
 # 2-core machine once set up.
 #
 #   scripts/bench.sh [--only=P1,P2,P3,P4,P5] [--quick]
+#   scripts/bench.sh --durable      WasmTaskStore in memory vs on Redis; one vs two server instances
 #
 # Env:
 #   SKIP_BUILD=1        use the package already in BENCH_PKG_DIR
@@ -24,4 +25,8 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
 fi
 [ -f "$BENCH_PKG_DIR/package.json" ] || die "no package in $BENCH_PKG_DIR (unset SKIP_BUILD)"
 cd "$REPO_ROOT"
+if [ "${1:-}" = --durable ]; then
+  # Durable storage: in memory vs Redis per operation (time, round trips); one vs two instances.
+  exec node js-tests/bench/durable.mjs
+fi
 exec node --expose-gc js-tests/bench/run.mjs "$@"

@@ -1,7 +1,7 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js -> extras.cjs, sdk.js -> sdk.cjs   (imports -> require, exports -> module.exports)
-//   index.d.ts -> index.d.cts, sdk.d.ts -> sdk.d.cts   (same declarations)
+//   extras.js, sdk.js, redis.js, storage.js -> *.cjs   (imports -> require, './x.js' -> './x.cjs', exports -> module.exports)
+//   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts -> *.d.cts   (same declarations)
 //   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
 //   JS snippets as ES modules even for --target nodejs, which `require`s them)
 // The ES sources must keep to plain forms: `import { a, b } from 'x';` lines,
@@ -19,7 +19,8 @@ function toCommonJs(file, target = file.replace(/\.js$/, '.cjs')) {
   if (!fs.existsSync(src)) return;
   let text = fs.readFileSync(src, 'utf8');
   const exported = [];
-  text = text.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names, from) => `const {${names}} = require('${from}');`);
+  // A relative import of a sibling ES module needs its CommonJS twin: './x.js' -> './x.cjs'.
+  text = text.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names, from) => `const {${names}} = require('${from.replace(/^(\.\.?\/.*)\.js$/, '$1.cjs')}');`);
   text = text.replace(/^export function (\w+)\(/gm, (_, name) => {
     exported.push(name);
     return `function ${name}(`;
@@ -49,6 +50,10 @@ if (fs.existsSync(snippets)) {
     }
   }
 }
+toCommonJs('storage.js');
 toCommonJs('sdk.js');
+toCommonJs('redis.js');
 typesCopy('index.d.ts');
 typesCopy('sdk.d.ts');
+typesCopy('redis.d.ts');
+typesCopy('storage.d.ts');

@@ -11,6 +11,7 @@
 #   - wasm-bindgen-cli at exactly the wasm-bindgen version in Cargo.lock (cargo install, no --locked)
 #   - js-tests/node_modules (npm ci; wasm-opt comes from the npm `binaryen` package there)
 #   - chromium from apt (with --browser)
+#   - redis-server from apt (the durable-storage tests start their own instances)
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -83,6 +84,20 @@ if [ "$want_browser" = 1 ]; then
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q chromium
     [ -x /usr/bin/chromium ] || die "chromium install did not produce /usr/bin/chromium"
   fi
+fi
+
+# 5. redis-server (Debian's) for the durable-storage tests (js-tests/durable/): the tests start
+#    their own on 127.0.0.1 with a free port, so the package's service is never used.
+if command -v redis-server >/dev/null; then
+  log "redis-server: present ($(redis-server --version | awk '{ print $3 }'))"
+else
+  command -v apt-get >/dev/null || die "the durable-storage tests need redis-server: install it (apt-get install redis-server)"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  log "redis-server: apt-get update && apt-get install redis-server"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 update -q
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends redis-server
+  command -v redis-server >/dev/null || die "apt-get install redis-server did not put redis-server on PATH"
 fi
 
 log "setup done"

@@ -7,7 +7,7 @@
 #   5. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
 #      workerd, the official MCP SDK end to end, the requestor against the SDK server
 # Expected time on 2 cores from a fresh machine: ~15 minutes (about 3 of them
-# installing wasm-bindgen-cli); about 6 minutes when everything is installed.
+# installing wasm-bindgen-cli); about 7 minutes when everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -321,3 +321,74 @@ fn ttl_expiry_deletes_from_the_store_and_bad_records_are_refused() {
     }
     assert_eq!(a.engine.task_count(), 0);
 }
+
+/// An engine in store mode with a given cursor key and page size 2.
+fn lister(instance: &str, clock: &ManualClock, ids: &str, cursor_key: Option<[u8; 16]>) -> Engine {
+    let config =
+        Config { store: Some(StoreMode { instance_id: instance.into(), lease_ms: 3_000 }), cursor_key, page_size: 2, ..Config::default() };
+    Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new(ids)))
+}
+
+#[test]
+fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
+    let clock = ManualClock::new(T);
+    let key = Some([42u8; 16]);
+    let mut store = Store::default();
+    let mut a = lister("a", &clock, "t", key);
+    for _ in 0..5 {
+        a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+        clock.advance(1); // some tasks share a millisecond, some do not
+        a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    }
+    while let Some(out) = a.poll_output() {
+        if let Output::Persist(p) = out {
+            store.apply(&p).unwrap();
+        }
+    }
+    // B learns the tasks in another order than A made them (a hash map's order, reversed).
+    let mut b = lister("b", &clock, "u", key);
+    let mut records: Vec<&String> = store.records.values().map(|(_, r)| r).collect();
+    records.reverse();
+    for r in records {
+        b.restore(r).unwrap();
+    }
+    let ids = |page: &mcp_task_core::TaskPage| page.tasks.iter().map(|t| t.task_id.to_string()).collect::<Vec<_>>();
+    let whole_a: Vec<String> = {
+        let mut all = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = a.list_tasks(Some("s"), cursor.as_deref()).unwrap();
+            all.extend(ids(&page));
+            match page.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break all,
+            }
+        }
+    };
+    // Creation time order; tasks made in the same millisecond in a fixed order (their ID hash).
+    let mut sorted = whole_a.clone();
+    sorted.sort_by_key(|id| id[1..].parse::<u32>().unwrap());
+    assert_eq!(sorted, (1..=10).map(|i| format!("t{i}")).collect::<Vec<_>>(), "every task once");
+    let created: Vec<u64> = whole_a.iter().map(|id| a.get_task(id, Some("s")).unwrap().created_at_ms).collect();
+    assert!(created.windows(2).all(|w| w[0] <= w[1]), "creation time order: {created:?}");
+    // Alternate instances page by page: the same tasks, once each, in the same order.
+    let mut alternating = Vec::new();
+    let mut cursor = None;
+    for turn in 0.. {
+        let engine = if turn % 2 == 0 { &mut a } else { &mut b };
+        let page = engine.list_tasks(Some("s"), cursor.as_deref()).unwrap();
+        alternating.extend(ids(&page));
+        match page.next_cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(alternating, whole_a);
+    // Without a shared key, another instance refuses the cursor: a clear error, not a wrong page.
+    let mut c = lister("c", &clock, "v", None);
+    for (_, r) in store.records.values() {
+        c.restore(r).unwrap();
+    }
+    let first = a.list_tasks(Some("s"), None).unwrap();
+    assert!(c.list_tasks(Some("s"), first.next_cursor.as_deref()).is_err());
+}

@@ -33,7 +33,7 @@ export function resolveWorkerdEntry(pkgDir = DEFAULT_PKG_DIR) {
 }
 
 /** The entry and every module it reaches through relative static imports. */
-function collectModules(entry, modulesRoot) {
+export function collectModules(entry, modulesRoot) {
   const seen = new Map();
   const visit = (file) => {
     if (seen.has(file)) return;
@@ -77,6 +77,9 @@ export async function startWorkerd({
   const worker = path.join(modulesRoot, '__test_worker__.mjs');
   const alias = path.join(modulesRoot, name);
   const relEntry = './' + path.relative(modulesRoot, entry).split(path.sep).join('/');
+  // The Worker's own relative imports (e.g. the package's sdk.js importing './storage.js').
+  const scriptImports = [...script.matchAll(IMPORT_RE)].flatMap((m) => collectModules(path.resolve(modulesRoot, m[1]), modulesRoot));
+  const packageModules = collectModules(entry, modulesRoot);
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,
@@ -86,7 +89,8 @@ export async function startWorkerd({
     modules: [
       { type: 'ESModule', path: worker, contents: script },
       { type: 'ESModule', path: alias, contents: `export * from ${JSON.stringify(relEntry)};\n` },
-      ...collectModules(entry, modulesRoot),
+      ...packageModules,
+      ...scriptImports.filter((m) => !packageModules.some((p) => p.path === m.path)),
     ],
     ...miniflare,
   });

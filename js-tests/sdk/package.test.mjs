@@ -30,7 +30,7 @@ after(() => pkg?.cleanup());
 
 const source = (file) => ({ src: fs.readFileSync(path.join(PKG_DIR, file), 'utf8') });
 
-test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine', () => {
+test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine and the storage loop', () => {
   const esm = source('sdk.js');
   const cjs = source('sdk.cjs');
   assert.match(cjs.src, /^'use strict';\n\/\/ Generated from sdk\.js/, 'sdk.cjs is the generated twin');
@@ -38,9 +38,13 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const code = (src) => src.replace(/^\s*\/\/.*$/gm, '');
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
-  assert.deepEqual(imports, ['mcp-task-core']);
-  assert.deepEqual(requires, ['mcp-task-core']);
-  for (const { src } of [esm, cjs]) {
+  assert.deepEqual(imports, ['mcp-task-core', './storage.js']);
+  assert.deepEqual(requires, ['mcp-task-core', './storage.cjs']);
+  // The storage loop (mcp-task-core/storage) loads nothing at all.
+  for (const file of ['storage.js', 'storage.cjs']) {
+    assert.doesNotMatch(code(source(file).src), /^\s*import\b|\brequire\(/m, `${file} imports nothing`);
+  }
+  for (const { src } of [esm, cjs, source('storage.js')]) {
     assert.doesNotMatch(code(src), /node:|\bcrypto\b|@modelcontextprotocol\/sdk['/]/, 'no Node built-ins, no SDK at runtime');
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8'));

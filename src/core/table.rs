@@ -5,7 +5,7 @@ use super::deadlines::Deadlines;
 use super::status::TaskStatus;
 use super::task::{Outcome, RequestKind, Task, TaskView};
 use crate::protocol::Dialect;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 /// How many expired task IDs are remembered, so that a late request hears
@@ -143,6 +143,17 @@ pub(crate) struct TaskTable {
     expired: HashMap<Arc<str>, ContextKey>,
     expired_order: VecDeque<Arc<str>>,
     next_seq: u64,
+    /// Store mode: creation numbers come from the record (creation time and
+    /// ID), so every instance sharing a store lists a context in the same
+    /// order and a cursor made by one is understood by another.
+    stable_order: bool,
+    /// The creation numbers in use (only with `stable_order`, to avoid collisions).
+    used_seqs: HashSet<u64>,
+}
+
+/// FNV-1a of a task ID: the low bits of a store-mode creation number.
+fn id_hash(id: &str) -> u64 {
+    id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 fn context_key(context: Option<&str>) -> ContextKey {
@@ -150,6 +161,26 @@ fn context_key(context: Option<&str>) -> ContextKey {
 }
 
 impl TaskTable {
+    /// A table whose creation numbers derive from each task's creation time
+    /// and ID (store mode), the same on every instance that holds the task.
+    pub fn with_stable_order() -> Self {
+        TaskTable { stable_order: true, ..Default::default() }
+    }
+
+    /// The creation number of a new entry: the next one, or in store mode
+    /// `created_at << 16 | hash(id) & 0xffff`, moved up past any in use.
+    fn assign_seq(&mut self, id: &str, created_at: u64) -> u64 {
+        if !self.stable_order {
+            self.next_seq += 1;
+            return self.next_seq;
+        }
+        let mut seq = (created_at.min(u64::MAX >> 17) << 16) | (id_hash(id) & 0xffff);
+        while !self.used_seqs.insert(seq) {
+            seq += 1;
+        }
+        seq
+    }
+
     pub fn len(&self) -> usize {
         self.tasks.len()
     }
@@ -174,8 +205,7 @@ impl TaskTable {
             return Err(CreateRefusal::ContextFull { limit: max_per_context });
         }
         let id: Arc<str> = Arc::from(new.id);
-        self.next_seq += 1;
-        let seq = self.next_seq;
+        let seq = self.assign_seq(&id, now);
         let record = TaskRecord {
             id: id.clone(),
             seq,
@@ -258,8 +288,7 @@ impl TaskTable {
                 }
             }
             None => {
-                self.next_seq += 1;
-                record.seq = self.next_seq;
+                record.seq = self.assign_seq(&id, record.created_at);
                 self.by_context.entry(record.context.clone()).or_default().insert(record.seq, id.clone());
             }
         }
@@ -366,6 +395,9 @@ impl TaskTable {
     /// expiry, whose deadline entry the sweep has already taken.
     fn unlink(&mut self, id: &str) -> Option<TaskRecord> {
         let t = self.tasks.remove(id)?;
+        if self.stable_order {
+            self.used_seqs.remove(&t.seq);
+        }
         if let Some(index) = self.by_context.get_mut(&t.context) {
             index.remove(&t.seq);
             if index.is_empty() {
@@ -383,5 +415,27 @@ impl TaskTable {
         }
         self.expired_order.push_back(id.clone());
         self.expired.insert(id, context);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_mode_creation_numbers_come_from_the_record_and_never_collide() {
+        let mut a = TaskTable::with_stable_order();
+        let mut b = TaskTable::with_stable_order();
+        // The same task gets the same number on any instance, whatever came before it there.
+        b.assign_seq("other", 1_000);
+        assert_eq!(a.assign_seq("t1", 1_000), b.assign_seq("t1", 1_000));
+        // Later creation time, later position, whatever the IDs.
+        assert!(a.assign_seq("zzz", 1_001) > a.assign_seq("aaa", 1_000));
+        // A number in use is never handed out twice (the same ID and time again: the next one).
+        let first = a.assign_seq("dup", 2_000);
+        assert_eq!(a.assign_seq("dup", 2_000), first + 1);
+        // Without store mode, numbers count up.
+        let mut plain = TaskTable::default();
+        assert_eq!((plain.assign_seq("x", 5), plain.assign_seq("y", 1)), (1, 2));
     }
 }

@@ -129,11 +129,13 @@ impl Engine {
     /// An engine with the host's clock and ID source.
     pub fn with_sources(config: Config, clock: BoxedClock, ids: BoxedIdSource) -> Self {
         let cursors = CursorCodec::new(config.cursor_key.unwrap_or_else(random_key));
+        // Over a store, list positions must mean the same on every instance.
+        let table = if config.store.is_some() { TaskTable::with_stable_order() } else { TaskTable::default() };
         Engine {
             config,
             clock,
             ids,
-            table: TaskTable::default(),
+            table,
             tools: HashMap::new(),
             channels: Channels::default(),
             subscriptions: Default::default(),

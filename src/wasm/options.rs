@@ -201,6 +201,10 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         if mode.instance_id.is_empty() || mode.lease_ms == 0 {
             return Err("options.store.instanceId must not be empty and options.store.leaseMs must be positive".to_owned());
         }
+        if let Some(hex) = r.string("cursorKey")? {
+            let key = parse_key(&hex).ok_or_else(|| "options.store.cursorKey must be 32 hexadecimal digits (16 bytes)".to_owned())?;
+            parsed.config.cursor_key = Some(key);
+        }
         parsed.config.store = Some(mode);
     }
     if let Some(Some(tools)) = root.object("tools")? {
@@ -218,4 +222,16 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         }
     }
     Ok(parsed)
+}
+
+/// 32 hexadecimal digits as 16 bytes.
+fn parse_key(hex: &str) -> Option<[u8; 16]> {
+    if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let mut key = [0u8; 16];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(key)
 }

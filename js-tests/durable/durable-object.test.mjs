@@ -1,0 +1,123 @@
+// Cloudflare Durable Object (mcp-task-core/durable-object) in workerd through Miniflare, with
+// its SQLite storage on disk: the Miniflare instance is disposed and created again over the
+// same storage. Tasks and results survive; a TTL that passed while it was down has expired; the
+// task whose work was in flight is failed by its lease. One object per tenant.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { Miniflare } from 'miniflare';
+import { installPackage } from '../helpers/package.mjs';
+import { collectModules, DEFAULT_COMPATIBILITY_DATE } from '../helpers/workerd.mjs';
+import { sleep, until } from './lib.mjs';
+
+const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'do-worker.mjs');
+let pkg;
+let persistDir;
+before(() => {
+  pkg = installPackage({ prefix: 'mcp-task-core-do-' });
+  persistDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-task-do-'));
+});
+after(() => {
+  pkg?.cleanup();
+  if (persistDir) fs.rmSync(persistDir, { recursive: true, force: true });
+});
+
+/** The file an export condition of the installed package names (the exports map is under test). */
+function exported(subpath, condition) {
+  let target = pkg.packageJson.exports[subpath];
+  while (target && typeof target === 'object') target = target[condition] ?? target.import ?? target.default;
+  assert.ok(target, `exports["${subpath}"] has no ${condition} entry`);
+  return path.resolve(pkg.installed, target);
+}
+
+async function startMiniflare() {
+  const root = pkg.installed;
+  const modules = [
+    { type: 'ESModule', path: path.join(root, '__worker__.mjs'), contents: fs.readFileSync(FIXTURE, 'utf8') },
+    { type: 'ESModule', path: path.join(root, 'mcp-task-core'), contents: `export * from './${path.relative(root, exported('.', 'workerd'))}';\n` },
+    {
+      type: 'ESModule',
+      path: path.join(root, 'mcp-task-core/durable-object'),
+      contents: `export * from '../${path.relative(root, exported('./durable-object', 'workerd'))}';\n`,
+    },
+    // The two entries and every module they import relatively (the wasm as CompiledWasm).
+    ...collectModules(exported('./durable-object', 'workerd'), root),
+    ...collectModules(exported('.', 'workerd'), root),
+  ];
+  const mf = new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    compatibilityDate: DEFAULT_COMPATIBILITY_DATE,
+    modulesRoot: root,
+    modules,
+    durableObjects: { TASKS: { className: 'Tasks', useSQLite: true } },
+    durableObjectsPersist: persistDir,
+  });
+  const url = await mf.ready;
+  let nextId = 1;
+  const rpc = async (tenant, method, params) => {
+    const res = await fetch(new URL('/mcp', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-tenant': tenant },
+      body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
+    });
+    assert.equal(res.status, 200, `${method}: HTTP ${res.status} ${await res.clone().text()}`);
+    return res.json();
+  };
+  const rows = async (tenant) => (await fetch(new URL('/rows', url), { headers: { 'x-tenant': tenant } })).json();
+  return { mf, rpc, rows };
+}
+
+test('Durable Object: dispose and recreate over the same storage', { timeout: 60_000 }, async (t) => {
+  let { mf, rpc, rows } = await startMiniflare();
+  let keptId;
+  let shortId;
+  let slowId;
+  let otherId;
+  try {
+    const kept = await rpc('t1', 'tools/call', { name: 'quick', arguments: {}, task: { ttl: 600_000 } });
+    keptId = kept.result.task.taskId;
+    const short = await rpc('t1', 'tools/call', { name: 'quick', arguments: {}, task: { ttl: 2000 } });
+    shortId = short.result.task.taskId;
+    const slow = await rpc('t1', 'tools/call', { name: 'slow', arguments: {}, task: { ttl: 600_000 } });
+    slowId = slow.result.task.taskId;
+    const other = await rpc('t2', 'tools/call', { name: 'quick', arguments: {}, task: { ttl: 600_000 } });
+    otherId = other.result.task.taskId;
+    const result = await rpc('t1', 'tasks/result', { taskId: keptId });
+    assert.deepEqual(result.result.content, [{ type: 'text', text: 'quick done in t1' }]);
+    assert.equal((await rpc('t1', 'tasks/get', { taskId: slowId })).result.status, 'working');
+    // One object per tenant: t2's task is not in t1's object.
+    assert.equal((await rpc('t1', 'tasks/get', { taskId: otherId })).error?.code, -32602);
+    assert.deepEqual((await rows('t2')).map((r) => r.id), [otherId]);
+    // Lease renewals go through the alarm while the slow work runs here.
+    const v0 = (await rows('t1')).find((r) => r.id === slowId).version;
+    await until(async () => (await rows('t1')).find((r) => r.id === slowId).version > v0, 'a lease renewal by the alarm', 3000);
+  } finally {
+    await mf.dispose();
+  }
+  const downAt = Date.now();
+  await sleep(2200); // past the short TTL (2 s from creation) and the lease (1.5 s)
+
+  ({ mf, rpc, rows } = await startMiniflare());
+  try {
+    // Tasks and results survive.
+    const kept = await rpc('t1', 'tasks/get', { taskId: keptId });
+    assert.equal(kept.result.status, 'completed');
+    const result = await rpc('t1', 'tasks/result', { taskId: keptId });
+    assert.deepEqual(result.result.content, [{ type: 'text', text: 'quick done in t1' }]);
+    assert.equal((await rpc('t2', 'tasks/get', { taskId: otherId })).result.status, 'completed');
+    // The in-flight task: its lease ran out while the object was gone, so it failed.
+    const slow = await rpc('t1', 'tasks/get', { taskId: slowId });
+    assert.equal(slow.result.status, 'failed');
+    assert.match(slow.result.statusMessage, /lease ran out/);
+    // The TTL that passed while down: expired, and its record deleted from storage.
+    assert.equal((await rpc('t1', 'tasks/get', { taskId: shortId })).error?.code, -32602);
+    await until(async () => !(await rows('t1')).some((r) => r.id === shortId), 'the expired record to be deleted', 3000);
+    assert.deepEqual((await rows('t1')).map((r) => r.id).sort(), [keptId, slowId].sort());
+    t.diagnostic(`down ${Date.now() - downAt} ms: 2 completed tasks and their results survived, the expired one was deleted, the in-flight one failed by its lease`);
+  } finally {
+    await mf.dispose();
+  }
+});

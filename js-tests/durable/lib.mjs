@@ -1,0 +1,234 @@
+// Shared pieces of the durable-storage tests: a real redis-server (Debian's, installed by
+// scripts/setup.sh) on 127.0.0.1 with AOF fsync always, MCP server processes on it
+// (fixtures/redis-server.mjs), our round-robin proxy, and a small JSON-RPC client.
+// Every process started here is stopped by its PID.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const SERVER_FIXTURE = path.join(HERE, 'fixtures', 'redis-server.mjs');
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A TCP port free right now on 127.0.0.1. */
+export async function freePort() {
+  const server = net.createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Waits until `check()` is truthy (polling), or fails naming `what` after `ms`. */
+export async function until(check, what, ms = 10_000, every = 25) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(every);
+  }
+}
+
+function waitForLine(child, pattern, what, ms = 15_000) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`${what}: no line matching ${pattern} within ${ms} ms; output:\n${seen}`)), ms);
+    const onData = (d) => {
+      seen += d;
+      const m = seen.match(pattern);
+      if (m) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve(m);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited (${code ?? signal}) before ${pattern}; output:\n${seen}`));
+    });
+  });
+}
+
+/**
+ * redis-server on 127.0.0.1 with a free port, AOF on (appendfsync always), RDB off, data in a
+ * fresh temp dir. `restart()` starts it again on the same port and dir (the AOF is replayed).
+ */
+export async function startRedis() {
+  const bin = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
+  assert.ok(bin, 'redis-server not found: run scripts/setup.sh (it installs Debian redis-server)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-task-redis-'));
+  const port = await freePort();
+  const r = {
+    port,
+    dir,
+    child: null,
+    async start() {
+      const child = spawn(
+        bin,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir, '--daemonize', 'no', '--protected-mode', 'no'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child.stdout.setEncoding('utf8');
+      r.child = child;
+      await waitForLine(child, /Ready to accept connections/, 'redis-server');
+    },
+    /** SIGKILL (nothing flushed beyond what fsync already wrote). */
+    async kill(signal = 'SIGKILL') {
+      const child = r.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(child.pid, signal);
+      await exited;
+    },
+    async restart() {
+      await r.kill();
+      await r.start();
+    },
+    async stop() {
+      await r.kill('SIGTERM');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await r.start();
+  return r;
+}
+
+/**
+ * One MCP server process on Redis (fixtures/redis-server.mjs). `events` collects its JSON lines.
+ */
+export async function startServer({ redisPort, name, leaseMs = 3000, pollMs = 200, storageTimeoutMs = 1500, port = 0, cursorKey, pageSize = 50 }) {
+  const child = spawn(
+    process.execPath,
+    [
+      SERVER_FIXTURE,
+      ...['--redis-port', redisPort, '--name', name, '--lease-ms', leaseMs, '--poll-ms', pollMs, '--storage-timeout-ms', storageTimeoutMs, '--port', port, '--page-size', pageSize].map(String),
+      ...(cursorKey ? ['--cursor-key', cursorKey] : []),
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
+  );
+  child.stdout.setEncoding('utf8');
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+  const events = [];
+  let buffered = '';
+  child.stdout.on('data', (d) => {
+    buffered += d;
+    let nl;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.startsWith('{')) events.push(JSON.parse(line));
+    }
+  });
+  const [, listening] = await waitForLine(child, /LISTENING (\d+)/, `server ${name}`);
+  return {
+    name,
+    port: Number(listening),
+    url: `http://127.0.0.1:${listening}/mcp`,
+    child,
+    events,
+    stderr: () => stderr,
+    eventsOf: (taskId) => events.filter((e) => e.taskId === taskId),
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      process.kill(child.pid, signal);
+      await exited;
+    },
+  };
+}
+
+/**
+ * Our round-robin HTTP proxy on 127.0.0.1: request n goes to backends[n % backends.length];
+ * the reply carries `x-served-by` (the backend's name).
+ */
+export async function startProxy(backends) {
+  let n = 0;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const server = http.createServer((req, res) => {
+    const backend = backends[n++ % backends.length];
+    const upstream = http.request(
+      { host: '127.0.0.1', port: backend.port, path: req.url, method: req.method, headers: req.headers, agent },
+      (up) => {
+        res.writeHead(up.statusCode, { ...up.headers, 'x-served-by': backend.name });
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'x-served-by': backend.name });
+      res.end(`proxy: ${backend.name} unreachable: ${err.message}`);
+    });
+    req.pipe(upstream);
+  });
+  // Idle keep-alive sockets outlive any pause of a test, so a reused socket is never one the
+  // server is closing (that race shows up as ECONNRESET).
+  server.keepAliveTimeout = 120_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}/mcp`,
+    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve), agent.destroy())),
+  };
+}
+
+let nextId = 1;
+const clientAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One JSON-RPC request over Streamable HTTP (JSON response mode). Returns
+ * `{ result?, error?, servedBy, status }`; `timeoutMs` bounds the wait.
+ */
+export function rpc(url, method, params, { timeoutMs = 10_000 } = {}) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent: clientAgent,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          'content-length': Buffer.byteLength(body),
+        },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => {
+          const servedBy = res.headers['x-served-by'];
+          let msg;
+          try {
+            msg = JSON.parse(text);
+          } catch {
+            return resolve({ status: res.statusCode, servedBy, raw: text });
+          }
+          resolve({ ...msg, status: res.statusCode, servedBy });
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${method}: no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** tools/call as a task; returns the CreateTaskResult's task (asserting there is one). */
+export async function createTask(url, name, args, ttl = 600_000) {
+  const r = await rpc(url, 'tools/call', { name, arguments: args, task: { ttl } });
+  assert.ok(r.result?.task?.taskId, `tools/call ${name} did not create a task: ${JSON.stringify(r)}`);
+  return { task: r.result.task, servedBy: r.servedBy };
+}

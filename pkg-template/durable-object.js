@@ -1,0 +1,211 @@
+// mcp-task-core/durable-object (Cloudflare Workers only): a Durable Object that holds the task
+// engine for one session or tenant. Glue only: the engine decides, this class moves records.
+//
+//   import { TaskEngineObject, routeToTaskObject } from 'mcp-task-core/durable-object';
+//   export class Tasks extends TaskEngineObject {
+//     engineOptions() { return { tools: { slow: 'required' } }; }
+//     async execute(task) { ... await this.complete(task.taskId, JSON.stringify(result)); }
+//   }
+//   export default { fetch: (request, env) => routeToTaskObject(request, env.TASKS) };
+//   // wrangler: a durable_objects binding TASKS -> Tasks, with a new_sqlite_classes migration
+//
+// - Every task change (the engine's `persist` outputs) is written to the object's SQLite
+//   storage (table mcp_tasks) with a compare-and-set on the version, before anything after it
+//   is delivered; workerd's output gate holds the reply until the write is durable.
+// - On start (constructor, under blockConcurrencyWhile) every stored record is restored. A new
+//   start is a new engine instance: the leases of work that ran in the previous one run out
+//   and the engine fails those tasks; TTLs that passed meanwhile expire on the next alarm.
+// - The alarm is armed at engine.nextDeadline() (TTL expiry, lease renewals and checks) and
+//   alarm() calls handleTimeout().
+import { DurableObject } from 'cloudflare:workers';
+import { TaskEngine } from 'mcp-task-core';
+
+const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
+
+/**
+ * Sends `request` to the object of its session or tenant: `keyOf(request)` names it (default:
+ * the `mcp-session-id` header, else the `x-tenant` header, else "default").
+ */
+export function routeToTaskObject(request, namespace, keyOf = defaultKey) {
+  const id = namespace.idFromName(keyOf(request));
+  return namespace.get(id).fetch(request);
+}
+
+function defaultKey(request) {
+  return request.headers.get('mcp-session-id') ?? request.headers.get('x-tenant') ?? 'default';
+}
+
+export class TaskEngineObject extends DurableObject {
+  #engine = null;
+  /** JSON-RPC id (raw JSON text) -> resolve, for replies that come later (a waiting tasks/result). */
+  #waiting = new Map();
+
+  constructor(ctx, env) {
+    super(ctx, env);
+    ctx.blockConcurrencyWhile(async () => this.#boot());
+  }
+
+  // ---- Hooks for subclasses -----------------------------------------------------------------
+
+  /** TaskEngine options (tools, ttl, limits, ...); `store` is set here. */
+  engineOptions() {
+    return {};
+  }
+
+  /** Lease of running work, in ms (renewed by the alarm while the work runs here). */
+  leaseMs() {
+    return 30_000;
+  }
+
+  /**
+   * Runs the work of an `execute` output (`{ taskId, context, method, request }`), then calls
+   * `this.complete()` or `this.fail()`. Default: fails the task (no executor).
+   */
+  async execute(task) {
+    await this.fail(task.taskId, JSON.stringify({ code: -32603, message: 'No executor for this task in this Durable Object' }));
+  }
+
+  /** Work of `taskId` must stop (cancelled, or ended elsewhere). */
+  cancelled(_taskId) {}
+
+  /** A JSON-RPC message that is not about tasks (the engine forwards it). Default: -32601. */
+  async forward(message, _context) {
+    const m = JSON.parse(message);
+    if (m.id === undefined) return null;
+    return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+  }
+
+  /** The engine context of a request: the routing key (one object per session or tenant). */
+  contextOf(request) {
+    return defaultKey(request);
+  }
+
+  // ---- The engine over ctx.storage -----------------------------------------------------------
+
+  #boot() {
+    const sql = this.ctx.storage.sql;
+    sql.exec(SCHEMA);
+    this.#engine = new TaskEngine({ ...this.engineOptions(), store: { instanceId: crypto.randomUUID(), leaseMs: this.leaseMs() } });
+    for (const row of sql.exec('SELECT record FROM mcp_tasks')) this.#engine.restore(row.record);
+    return this.#settle();
+  }
+
+  /** The engine (restored from storage). */
+  get engine() {
+    return this.#engine;
+  }
+
+  /** Writes the persists, delivers the rest, re-arms the alarm. */
+  async #settle() {
+    const engine = this.#engine;
+    const later = [];
+    for (let o = engine.pollOutput(); o !== null && o !== undefined; o = engine.pollOutput()) {
+      if (o.kind === 'persist') this.#write(o);
+      else later.push(o);
+    }
+    for (const o of later) {
+      if (o.kind === 'execute') {
+        this.ctx.waitUntil(
+          Promise.resolve()
+            .then(() => this.execute(o))
+            .catch((err) => this.fail(o.taskId, JSON.stringify({ code: -32603, message: String(err?.message ?? err) })).catch(() => {})),
+        );
+      } else if (o.kind === 'cancelled') this.cancelled(o.taskId);
+      else if (o.kind === 'send' && o.inReplyTo !== null) {
+        const resolve = this.#waiting.get(o.inReplyTo);
+        if (resolve) {
+          this.#waiting.delete(o.inReplyTo);
+          resolve(o.message);
+        }
+      }
+    }
+    await this.#arm();
+    return later;
+  }
+
+  /**
+   * Compare-and-set of one persist. This object is the only writer of its storage, so a
+   * mismatch means a bug: the stored record is restored and the error reported.
+   */
+  #write(p) {
+    const sql = this.ctx.storage.sql;
+    const conflict = this.ctx.storage.transactionSync(() => {
+      const rows = sql.exec('SELECT version, record FROM mcp_tasks WHERE id = ?', p.taskId).toArray();
+      const current = rows.length ? rows[0] : null;
+      if ((current ? Number(current.version) : null) !== p.expectedVersion) return { record: current ? current.record : null };
+      if (p.record === null) sql.exec('DELETE FROM mcp_tasks WHERE id = ?', p.taskId);
+      else {
+        sql.exec(
+          'INSERT INTO mcp_tasks (id, version, record, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET version = excluded.version, record = excluded.record, expires_at = excluded.expires_at',
+          p.taskId,
+          p.version,
+          p.record,
+          p.expiresAt,
+        );
+      }
+      return null;
+    });
+    if (conflict) {
+      if (conflict.record === null) this.#engine.forgetTask(p.taskId);
+      else this.#engine.restore(conflict.record);
+      throw new Error(`mcp_tasks: version conflict on task ${p.taskId} (another writer?)`);
+    }
+  }
+
+  async #arm() {
+    const next = this.#engine.nextDeadline();
+    if (next === null || next === undefined) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
+  }
+
+  async alarm() {
+    this.#engine.handleTimeout();
+    await this.#settle();
+  }
+
+  /**
+   * One JSON-RPC message from `context`: the reply text, or null (a notification, or nothing
+   * to say). A `tasks/result` on a running task waits here for the task to end.
+   */
+  async handle(message, context = null) {
+    const engine = this.#engine;
+    const direct = engine.handle(message, context);
+    let id;
+    try {
+      const parsed = JSON.parse(message);
+      if (parsed && parsed.id !== undefined && parsed.method !== undefined) id = JSON.stringify(parsed.id);
+    } catch {
+      // the engine has answered a malformed message itself
+    }
+    const pending = id === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(id, resolve));
+    const outs = await this.#settle();
+    if (direct !== null) return direct;
+    const forwarded = outs.find((o) => o.kind === 'forward');
+    if (forwarded) {
+      if (id !== undefined) this.#waiting.delete(id);
+      return this.forward(forwarded.message, context);
+    }
+    return pending;
+  }
+
+  /** The work of `taskId` finished with `resultJson` (a JSON object text). */
+  async complete(taskId, resultJson) {
+    const task = this.#engine.complete(taskId, resultJson);
+    await this.#settle();
+    return task;
+  }
+
+  /** The work of `taskId` failed with JSON-RPC error object text `errorJson`. */
+  async fail(taskId, errorJson) {
+    const task = this.#engine.fail(taskId, errorJson);
+    await this.#settle();
+    return task;
+  }
+
+  /** POST: one JSON-RPC message; the reply as JSON (202 and no body when there is none). */
+  async fetch(request) {
+    if (request.method !== 'POST') return new Response('POST a JSON-RPC message\n', { status: 405 });
+    const reply = await this.handle(await request.text(), this.contextOf(request));
+    return reply === null ? new Response(null, { status: 202 }) : new Response(reply, { headers: { 'content-type': 'application/json' } });
+  }
+}

@@ -1,0 +1,151 @@
+// mcp-task-core/redis (ESM): task storage on Redis or Valkey for WasmTaskStore's `storage`
+// option. Glue only: it moves the engine's records; the engine decides every status.
+//
+//   import Redis from 'ioredis';
+//   import { redisStorage } from 'mcp-task-core/redis';
+//   const taskStore = new WasmTaskStore({ storage: redisStorage(new Redis(url)) });
+//
+// Layout (PREFIX defaults to "mcp-task:"):
+//   PREFIX t:<taskId>    hash { v: version, r: record JSON, c: context }, PEXPIREAT = the task's
+//                        TTL deadline (Redis drops the record when the engine would)
+//   PREFIX c:<context>   sorted set of the context's task IDs by creation time (for listing);
+//                        members whose task expired are dropped when the context is listed
+// Every write is one Lua script call (compare-and-set on `v` for each record of the batch, then
+// HSET + PEXPIREAT + ZADD), so an operation costs one round trip (a write on a task that is not
+// held locally, or a read, costs one more: the load). The scripts touch the context keys named
+// from the prefix: on Redis Cluster, put a hash tag in the prefix (e.g. "{tasks}:") so every key
+// lives in one slot. No file here imports a Redis client: pass your own (ioredis, iovalkey or
+// node-redis); the caller owns it and closes it.
+// The CommonJS entry redis.cjs is generated from this file by scripts/build-pkg.sh.
+
+/** Compare-and-set a batch. KEYS[i]: task hash i; ARGV: prefix, score, then 7 per record. */
+const CAS_SCRIPT = `
+local prefix = ARGV[1]
+local score = ARGV[2]
+local out = {}
+for i = 1, #KEYS do
+  local b = 2 + (i - 1) * 7
+  local expected, version, op, record = ARGV[b + 1], ARGV[b + 2], ARGV[b + 3], ARGV[b + 4]
+  local expiresAt, context, taskId = ARGV[b + 5], ARGV[b + 6], ARGV[b + 7]
+  local key = KEYS[i]
+  local cur = redis.call('HMGET', key, 'v', 'r', 'c')
+  if (cur[1] or '') ~= expected then
+    if cur[1] then out[i] = {0, cur[1], cur[2]} else out[i] = {0} end
+  else
+    if op == 'del' then
+      redis.call('DEL', key)
+      if cur[3] then redis.call('ZREM', prefix .. 'c:' .. cur[3], taskId) end
+    else
+      redis.call('HSET', key, 'v', version, 'r', record, 'c', context)
+      if expiresAt ~= '' then redis.call('PEXPIREAT', key, expiresAt) end
+      if not cur[1] then
+        local ckey = prefix .. 'c:' .. context
+        local existed = redis.call('EXISTS', ckey)
+        redis.call('ZADD', ckey, score, taskId)
+        if expiresAt == '' then
+          redis.call('PERSIST', ckey)
+        elseif existed == 0 then
+          redis.call('PEXPIREAT', ckey, expiresAt)
+        else
+          redis.call('PEXPIREAT', ckey, expiresAt, 'GT')
+        end
+      end
+    end
+    out[i] = {1}
+  end
+end
+return out
+`;
+
+/** Every live record of a context, as [id, record, id, record, ...]. KEYS[1]: the set; ARGV[1]: prefix. */
+const LIST_SCRIPT = `
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+local out = {}
+for _, id in ipairs(ids) do
+  local r = redis.call('HGET', ARGV[1] .. 't:' .. id, 'r')
+  if r then
+    out[#out + 1] = id
+    out[#out + 1] = r
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return out
+`;
+
+async function sha1Hex(text) {
+  const digest = await globalThis.crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** `send(args)` for the client: ioredis / iovalkey (`call`) or node-redis (`sendCommand([...])`). */
+function commandSender(client) {
+  if (client && typeof client.call === 'function') return (args) => client.call(...args);
+  if (client && typeof client.sendCommand === 'function') return (args) => client.sendCommand(args);
+  throw new TypeError('redisStorage(client): client must be an ioredis / iovalkey client (client.call) or a node-redis client (client.sendCommand)');
+}
+
+/**
+ * A storage for `new WasmTaskStore({ storage })` on Redis (7.0+) or Valkey.
+ * @param {object} client  a connected ioredis / iovalkey / node-redis client
+ * @param {{ prefix?: string }} [options]
+ * @returns {{ load(taskId: string): Promise<string | null>,
+ *             loadContext(context: string | null): Promise<{ taskId: string, record: string }[]>,
+ *             write(persists: object[]): Promise<(null | { conflict: string | null })[]>,
+ *             roundTrips: number }}
+ */
+export function redisStorage(client, options = {}) {
+  const send = commandSender(client);
+  const prefix = options.prefix ?? 'mcp-task:';
+  if (typeof prefix !== 'string') throw new TypeError('options.prefix must be a string');
+  const shas = new Map();
+  const storage = {
+    /** Commands sent (each one round trip; a batch of writes is one command). */
+    roundTrips: 0,
+    async load(taskId) {
+      storage.roundTrips++;
+      const record = await send(['HGET', prefix + 't:' + taskId, 'r']);
+      return record === null || record === undefined ? null : String(record);
+    },
+    async loadContext(context) {
+      const flat = await script(LIST_SCRIPT, [prefix + 'c:' + (context ?? '')], [prefix]);
+      const out = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push({ taskId: String(flat[i]), record: String(flat[i + 1]) });
+      return out;
+    },
+    async write(persists) {
+      if (persists.length === 0) return [];
+      const keys = [];
+      const args = [prefix, String(Date.now())];
+      for (const p of persists) {
+        keys.push(prefix + 't:' + p.taskId);
+        const del = p.record === null;
+        args.push(
+          p.expectedVersion === null ? '' : String(p.expectedVersion),
+          String(p.version),
+          del ? 'del' : 'set',
+          del ? '' : p.record,
+          p.expiresAt === null || p.expiresAt === undefined ? '' : String(p.expiresAt),
+          p.context ?? '',
+          p.taskId,
+        );
+      }
+      const replies = await script(CAS_SCRIPT, keys, args);
+      return replies.map((r) => (Number(r[0]) === 1 ? null : { conflict: r.length > 2 ? String(r[2]) : null }));
+    },
+  };
+  async function script(text, keys, args) {
+    let sha = shas.get(text);
+    if (!sha) shas.set(text, (sha = await sha1Hex(text)));
+    storage.roundTrips++;
+    try {
+      return await send(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+    } catch (err) {
+      // A restarted (or flushed) server has lost its script cache: EVAL loads it again.
+      if (!String(err && err.message).startsWith('NOSCRIPT')) throw err;
+      storage.roundTrips++;
+      return send(['EVAL', text, String(keys.length), ...keys, ...args]);
+    }
+  }
+  return storage;
+}
