@@ -42,7 +42,7 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
         ],
     ),
     ("RateLimitOptions", &["burst", "perSecond"]),
-    ("StoreOptions", &["instanceId", "leaseMs"]),
+    ("StoreOptions", &["instanceId", "leaseMs", "cursorKey"]),
     (
         "TaskRequestorOptions",
         &[
