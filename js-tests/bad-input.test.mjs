@@ -222,6 +222,10 @@ test('use after free() throws an Error, not a trap', () => {
     assert.ok(err instanceof Error, 'throws');
     assert.notEqual(err.constructor.name, 'RuntimeError');
   }
+  // The guard passes every argument through (createTask takes five).
+  const live = new mod.TaskEngine({ pollIntervalMs: 1000 });
+  assert.equal(JSON.parse(live.createTask('a', 'tools/call', undefined, undefined, 5)).pollInterval, 5);
+  live.free();
   // Methods and getters say what happened, with a code.
   assertEngineError(() => e.handle('{}'), 'freed');
   assertEngineError(() => e.taskCount, 'freed');

@@ -32,7 +32,7 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /npm install mcp-task-core/);
   assert.match(readme, /## Options/);
   assert.match(readme, /Cloudflare Workers/);
-  assert.match(fs.readFileSync(path.join(pkg.installed, 'extras.cjs'), 'utf8'), /module\.exports = \{ handleObject, drainOutputs \}/);
+  assert.match(fs.readFileSync(path.join(pkg.installed, "extras.cjs"), "utf8"), /module\.exports = \{ handleObject, drainOutputs, guardFreed, notInitialized \}/);
 });
 
 test('every target of the exports map exists', () => {

@@ -58,11 +58,17 @@ export function guardFreed(cls) {
     const d = Object.getOwnPropertyDescriptor(proto, key);
     if (typeof d.value === 'function') {
       const f = d.value;
-      // Fixed arity (no rest arguments): the hot path stays allocation-free.
-      d.value = function (a, b, c, e) {
-        if (this.__wbg_ptr === 0) throw freed();
-        return f.call(this, a, b, c, e);
-      };
+      // Fixed arity (no rest arguments) where it fits: the hot path stays allocation-free.
+      d.value =
+        f.length <= 4
+          ? function (a, b, c, e) {
+              if (this.__wbg_ptr === 0) throw freed();
+              return f.call(this, a, b, c, e);
+            }
+          : function (...args) {
+              if (this.__wbg_ptr === 0) throw freed();
+              return f.apply(this, args);
+            };
       Object.defineProperty(d.value, 'name', { value: key });
     } else if (typeof d.get === 'function') {
       const g = d.get;

@@ -90,10 +90,13 @@ test('list and cancel through the requestor', async () => {
   const started = client.callTool('process_files', { files: 50 });
   const created = await client.next('created');
   const cancelled = client.next('cancelAnswered');
+  const finished = client.next('finished');
   client.requestor.cancel(created.taskId);
   client.pump();
   assert.equal(JSON.parse((await cancelled).response).result.status, 'cancelled');
   assert.deepEqual(await started, { kind: 'cancelled', taskId: created.taskId });
+  // It ends like every task, with a terminal `finished`; then it is no longer polled.
+  assert.equal((await finished).status, 'cancelled');
   assert.equal(client.requestor.tracked().includes(created.taskId), false, 'no more polling of a cancelled task');
   const listed = client.next('listed');
   client.requestor.list();
