@@ -1,7 +1,7 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js -> extras.cjs, sdk.js -> sdk.cjs   (imports -> require, exports -> module.exports)
-//   index.d.ts -> index.d.cts, sdk.d.ts -> sdk.d.cts   (same declarations)
+//   extras.js -> extras.cjs, sdk.js -> sdk.cjs, server.js -> server.cjs   (imports -> require, exports -> module.exports)
+//   index.d.ts -> index.d.cts, sdk.d.ts -> sdk.d.cts, server.d.ts -> server.d.cts   (same declarations)
 //   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
 //   JS snippets as ES modules even for --target nodejs, which `require`s them)
 // The ES sources must keep to plain forms: `import { a, b } from 'x';` lines,
@@ -50,5 +50,7 @@ if (fs.existsSync(snippets)) {
   }
 }
 toCommonJs('sdk.js');
+toCommonJs('server.js');
 typesCopy('index.d.ts');
 typesCopy('sdk.d.ts');
+typesCopy('server.d.ts');
