@@ -4,14 +4,22 @@
 // 2026-07-28) for clients that declare it, MCP 2025-11-25 tasks for older sessions, both from
 // one engine.
 //
+// Routing: 2026-07-28 requests go to `createMcpHandler` (a fresh McpServer per request), wrapped
+// by `tasks.withTaskListen` for `subscriptions/listen` task notifications. 2025-11-25 traffic
+// goes to sessionful Streamable HTTP transports (the SDK's `isLegacyRequest` pattern): a
+// 2025-11-25 task that asks for input sends the request on the client's `tasks/result` stream,
+// and the client's answer must come back to the same server instance, which the entry's
+// default stateless legacy serving (a fresh instance per POST) cannot do.
+//
 // The tools are the fixtures the conformance suite's `tasks-*` scenarios call (greet,
 // slow_compute, failing_job, protocol_error_job, confirm_delete, multi_input,
 // test_tool_with_task) plus `plan_trip`, the demo's tool.
 //
 //   PORT=3000 node server.mjs        (PORT=0 or unset: a free port; prints "listening on <url>")
 //   STEP_MS=n                         the demo tools' step (default 150)
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { McpServer, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
+import { McpServer, WebStandardStreamableHTTPServerTransport, createMcpHandler, inputRequired, isLegacyRequest } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
 import * as z from 'zod';
@@ -165,7 +173,32 @@ function createServer() {
   return server;
 }
 
-const handler = tasks.withTaskListen(createMcpHandler(createServer, { onerror: (err) => log(`sdk: ${err.message}`) }));
+const modern = tasks.withTaskListen(createMcpHandler(createServer, { legacy: 'reject', onerror: (err) => log(`sdk: ${err.message}`) }));
+
+/** 2025-11-25 sessions: one McpServer and transport per session, as in SDK 1.x. */
+const sessions = new Map();
+async function legacy(request, options) {
+  const sessionId = request.headers.get('mcp-session-id');
+  let transport = sessionId === null ? undefined : sessions.get(sessionId);
+  if (transport === undefined) {
+    if (sessionId !== null) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }, { status: 404 });
+    transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => sessions.set(id, transport),
+      onsessionclosed: (id) => sessions.delete(id),
+    });
+    await createServer().connect(transport);
+  }
+  return transport.handleRequest(request, options);
+}
+
+const handler = {
+  fetch: async (request, options) => ((await isLegacyRequest(request)) ? legacy(request, options) : modern.fetch(request, options)),
+  close: async () => {
+    await modern.close();
+    await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
+  },
+};
 const httpServer = http.createServer(toNodeHandler(handler));
 httpServer.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${httpServer.address().port}/mcp`);
