@@ -286,7 +286,7 @@ class TasksExtension {
    * `CreateTaskResult` to return from the handler (the draft SDK's `tasks.create(ctx)`). Drive
    * the task with `handle(taskId)`. Throws -32021 when the client did not declare the extension.
    */
-  create(ctx, _options) {
+  create(ctx) {
     const state = this._serverOfCtx(ctx);
     const principal = this._principal(ctx.http?.authInfo);
     const text = this._requestText('tools/call', {}, ctx);
