@@ -17,6 +17,7 @@
 //
 //   PORT=3000 node server.mjs        (PORT=0 or unset: a free port; prints "listening on <url>")
 //   STEP_MS=n                         the demo tools' step (default 150)
+//   TIME_SCALE=x                      slow_compute sleeps seconds * x (default 1; tests speed it up)
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { McpServer, WebStandardStreamableHTTPServerTransport, createMcpHandler, inputRequired, isLegacyRequest } from '@modelcontextprotocol/server';
@@ -25,6 +26,7 @@ import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
 import * as z from 'zod';
 
 const STEP_MS = Number(process.env.STEP_MS ?? 150);
+const TIME_SCALE = Number(process.env.TIME_SCALE ?? 1);
 const log = (line) => console.log(`[server] ${line}`);
 
 /** Waits `ms`, or rejects as soon as `signal` fires (a cancelled or expired task). */
@@ -64,7 +66,7 @@ function createServer() {
     },
     async ({ seconds, label }, task) => {
       task.setStatus(`computing ${label ?? ''} for ${seconds} s`.replace('  ', ' '));
-      await sleep(seconds * 1000, task.signal);
+      await sleep(seconds * 1000 * TIME_SCALE, task.signal);
       return text(`computed ${label ?? 'result'} after ${seconds} s`);
     },
   );

@@ -54,7 +54,7 @@ before(async () => {
   assert.match(stdout, /^v22\./, 'the suite runs on Node 22 (npm node@22)');
   pkg = installWithSdk2('mcp-task-core-conformance-');
   fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'sdk2-server', 'server.mjs'), path.join(pkg.dir, 'server.mjs'));
-  server = startServer(pkg.dir, { STEP_MS: '20' });
+  server = startServer(pkg.dir, { STEP_MS: '20', TIME_SCALE: '0.25' });
   url = await server.listening;
   outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-task-core-conformance-out-'));
 });
@@ -85,7 +85,7 @@ async function runScenario(scenario, target) {
   return JSON.parse(fs.readFileSync(path.join(dir, runDir, 'checks.json'), 'utf8'));
 }
 
-async function runAll(scenarios, target, concurrency = 3) {
+async function runAll(scenarios, target, concurrency = 5) {
   const results = new Map();
   const queue = [...scenarios];
   await Promise.all(
