@@ -85,7 +85,7 @@ async function runScenario(scenario, target) {
   return JSON.parse(fs.readFileSync(path.join(dir, runDir, 'checks.json'), 'utf8'));
 }
 
-async function runAll(scenarios, target, concurrency = 5) {
+async function runAll(scenarios, target, concurrency = 3) {
   const results = new Map();
   const queue = [...scenarios];
   await Promise.all(
