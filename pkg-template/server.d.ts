@@ -109,8 +109,11 @@ export declare class TaskContext {
    * `AbortError` whose `reason` is `'cancelled'` or `'expired'`). In a plain call: the request's.
    */
   readonly signal: AbortSignal;
-  /** The SDK's request context of the `tools/call` that started this (its streams are gone once a task runs). */
-  readonly mcpReq: ServerContext['mcpReq'];
+  /**
+   * The `tools/call` that started this: in a plain call the SDK's `ctx.mcpReq`; in a task a
+   * snapshot of its `id`, `method`, `_meta` and `envelope` (the request is answered by then).
+   */
+  readonly mcpReq: ServerContext['mcpReq'] | Readonly<Pick<ServerContext['mcpReq'], 'id' | 'method' | '_meta' | 'envelope'>>;
   readonly authInfo: AuthInfo | undefined;
   /**
    * Asks the client something (`elicitation/create`, `sampling/createMessage`, ...): the task

@@ -330,7 +330,9 @@ class TasksExtension {
    */
   withTaskListen(handler) {
     const fetch = async (request, options) => {
-      if (request.method.toUpperCase() === 'POST') {
+      // 2026-07-28 requests name their method in the Mcp-Method header (the SDK refuses them
+      // without it): only a listen request's body is read here.
+      if (request.method.toUpperCase() === 'POST' && request.headers.get('mcp-method') === 'subscriptions/listen') {
         let body;
         try {
           body = await request.clone().json();
@@ -427,8 +429,12 @@ class TasksExtension {
     const taskId = created.taskId ?? created.task?.taskId;
     const entry = this._track(taskId, principal);
     const authInfo = ctx.http?.authInfo;
+    // The work outlives the request: keep what identifies it, not the request's live context
+    // (which holds its per-request server).
+    const { id, method, _meta, envelope } = ctx.mcpReq;
+    const mcpReq = Object.freeze({ id, method, _meta, envelope });
     this._launches.set(taskId, () => {
-      const task = new TaskContext(this, taskId, entry.controller.signal, ctx.mcpReq, authInfo);
+      const task = new TaskContext(this, taskId, entry.controller.signal, mcpReq, authInfo);
       Promise.resolve()
         .then(() => tool.handler(args, task))
         .then(
