@@ -182,6 +182,7 @@ export declare class TasksExtension {
   /**
    * From inside any tool handler of an installed server: makes this call a task and returns
    * the `CreateTaskResult` for the handler to return (drive the task with {@link handle}).
+   * Once it is called, the call's answer is that `CreateTaskResult`.
    * @throws `TaskProtocolError` -32021 when the client did not declare the extension (the
    *   runtime sends it as the JSON-RPC error of the call)
    */

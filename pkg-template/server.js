@@ -305,7 +305,7 @@ class TasksExtension {
     }
     const result = JSON.parse(response).result;
     this._track(result.taskId, principal);
-    state?.minted.set(ctx.mcpReq.id, result.taskId);
+    state?.minted.set(ctx.mcpReq.id, result);
     this._drain();
     return result;
   }
@@ -407,13 +407,12 @@ class TasksExtension {
     this._active.set(ctx.mcpReq.signal, state);
     try {
       const result = await wrapped(request, ctx);
-      // A handler that called create(ctx) and returned the CreateTaskResult: McpServer injects
-      // `content: []` into it (a flat result with no `task` key counts as a content-less tool
-      // result); take it out again.
+      // The handler called create(ctx): the answer is that task's CreateTaskResult, whatever
+      // McpServer made of it (it injects `content: []` into a flat result with no `task` key,
+      // and a tool with an outputSchema turns it into an "Output validation error" isError
+      // result); otherwise the task would be created but never reach the client.
       const minted = state.minted.get(id);
-      if (minted !== undefined && isPlainObject(result) && result.resultType === 'task' && result.taskId === minted) {
-        if (Array.isArray(result.content) && result.content.length === 0) delete result.content;
-      }
+      if (minted !== undefined) return { ...minted };
       // create(ctx) refused (-32021): McpServer turned the throw into an isError result.
       const refusal = state.refusals.get(id);
       if (refusal !== undefined && isPlainObject(result) && result.isError === true) throw refusal;

@@ -9,8 +9,9 @@
 #      workerd, the official MCP SDK 1.x end to end, the requestor against the SDK server,
 #      the SDK 2.x runtime (mcp-task-core/server) with the conformance suite's tasks-*
 #      scenarios on Node 22, the official requester ext-tasks and the rmcp client
-# Expected time on 2 cores from a fresh machine: ~15 minutes (about 3 of them
-# installing wasm-bindgen-cli); about 6 minutes when everything is installed.
+# Expected time on 2 cores from a fresh machine: ~17 minutes (about 3 of them
+# installing wasm-bindgen-cli, about 1 building interop/rmcp-client); about 7 minutes when
+# everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -239,10 +239,19 @@ test('create(ctx) from a plain tool: multi round-trip first, then a task (no inj
       setTimeout(() => handle.complete(text(`Hello, ${reply.content.name}!`)), 10);
       return created;
     });
+    // With an outputSchema, McpServer would refuse the CreateTaskResult ("Output validation error").
+    server.registerTool('typed_later', { inputSchema: z.object({}), outputSchema: z.object({ n: z.number() }) }, async (_args, ctx) => {
+      const created = tasks.create(ctx);
+      setTimeout(() => tasks.handle(created.taskId).complete({ ...text('7'), structuredContent: { n: 7 } }), 10);
+      return created;
+    });
     return server;
   });
   const client = modernClient(handler);
   const capabilities = { elicitation: { form: {} } };
+  const typed = await client.call('tools/call', { name: 'typed_later', arguments: {} });
+  assertValidIn('extension', 'CreateTaskResult', typed.result);
+  assert.deepEqual((await waitFor(client, typed.result.taskId, terminal)).result.structuredContent, { n: 7 });
   const round1 = await client.result('tools/call', { name: 'greet_later', arguments: {} }, { capabilities });
   assert.equal(round1.resultType, 'input_required');
   assert.equal(round1.taskId, undefined);
