@@ -137,7 +137,7 @@ export declare class TaskHandle {
   readonly taskId: string;
   /** Aborts on `tasks/cancel`, `TasksExtension.cancel` and expiry. */
   readonly signal: AbortSignal;
-  /** Sets (or with `null` clears) the `statusMessage`. */
+  /** Sets (or with `null` clears) the `statusMessage`. Does nothing once the task ended. */
   status(message: string | null): void;
   /** As `TaskContext.requestInput`. */
   requireInput<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;

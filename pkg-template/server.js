@@ -159,7 +159,7 @@ class TaskHandle {
   }
 
   status(message) {
-    this._runtime.engine.setStatusMessage(this.taskId, message ?? null);
+    this._runtime._quietly(() => this._runtime.engine.setStatusMessage(this.taskId, message ?? null));
     this._runtime._drain();
   }
 
