@@ -1,7 +1,7 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js, sdk.js, redis.js, storage.js -> *.cjs   (imports -> require, './x.js' -> './x.cjs', exports -> module.exports)
-//   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts -> *.d.cts   (same declarations)
+//   extras.js, sdk.js, redis.js, storage.js, server.js -> *.cjs   (imports -> require, './x.js' -> './x.cjs', exports -> module.exports)
+//   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts -> *.d.cts   (same declarations)
 //   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
 //   JS snippets as ES modules even for --target nodejs, which `require`s them)
 // The ES sources must keep to plain forms: `import { a, b } from 'x';` lines,
@@ -53,7 +53,9 @@ if (fs.existsSync(snippets)) {
 toCommonJs('storage.js');
 toCommonJs('sdk.js');
 toCommonJs('redis.js');
+toCommonJs('server.js');
 typesCopy('index.d.ts');
 typesCopy('sdk.d.ts');
 typesCopy('redis.d.ts');
 typesCopy('storage.d.ts');
+typesCopy('server.d.ts');

@@ -4,10 +4,14 @@
 #   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings
 #   3. Rust: unit, scenario, model-based property, security and doc tests
 #   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
-#   5. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
-#      workerd, the official MCP SDK end to end, the requestor against the SDK server
-# Expected time on 2 cores from a fresh machine: ~15 minutes (about 3 of them
-# installing wasm-bindgen-cli); about 7 minutes when everything is installed.
+#   5. builds the test-only rmcp 3.x client (interop/rmcp-client) used by an interop test
+#   6. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
+#      workerd, the official MCP SDK 1.x end to end, the requestor against the SDK server,
+#      the SDK 2.x runtime (mcp-task-core/server) with the conformance suite's tasks-*
+#      scenarios on Node 22, the official requester ext-tasks and the rmcp client
+# Expected time on 2 cores from a fresh machine: ~17 minutes (about 3 of them
+# installing wasm-bindgen-cli, about 1 building interop/rmcp-client); about 7 minutes when
+# everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -40,6 +44,11 @@ for target in message sequence cursor requestor; do
   echo "fuzz $target: $(grep -E '^Done [0-9]+ runs' "$fuzz_log" || tail -n 1 "$fuzz_log")"
 done
 rm -f "$fuzz_log"
+
+echo "== Interop client: rmcp 3.x (test-only crate interop/rmcp-client, its own workspace)"
+start=$SECONDS
+cargo build --locked --quiet --manifest-path interop/rmcp-client/Cargo.toml
+echo "interop/rmcp-client built in $((SECONDS - start)) s"
 
 echo "== JS tests"
 ./scripts/test-js.sh

@@ -203,7 +203,10 @@ fn get_inlines_the_outcome() {
     x.engine.complete(&ok, tool_error).unwrap();
     let got = x.get(A, &ok);
     assert_eq!((got["status"].as_str(), got["resultType"].as_str()), (Some("completed"), Some("complete")));
-    assert_eq!(got["result"], serde_json::from_str::<Value>(tool_error).unwrap());
+    // What tools/call would have answered on 2026-07-28: the result with its resultType.
+    let mut expected = serde_json::from_str::<Value>(tool_error).unwrap();
+    expected["resultType"] = json!("complete");
+    assert_eq!(got["result"], expected);
     assert!(got.get("ttlMs").is_some() && got.get("ttl").is_none());
     // failed, with the JSON-RPC error
     let bad = x.start(A, "slow");
@@ -350,7 +353,7 @@ fn status_notifications_go_only_to_subscribed_streams() {
     assert_eq!(sent[1].1["params"]["status"], "input_required");
     assert_eq!(sent[1].1["params"]["inputRequests"].as_object().unwrap().len(), 1);
     assert_eq!(sent[2].1["params"]["status"], "completed");
-    assert_eq!(sent[2].1["params"]["result"], json!({"content": []}));
+    assert_eq!(sent[2].1["params"]["result"], json!({"resultType": "complete", "content": []}));
     // Each notification equals what tasks/get answers at that moment.
     let mut now = x.get(A, &other);
     now.as_object_mut().unwrap().remove("resultType");
@@ -418,7 +421,10 @@ fn both_dialects_share_one_engine() {
     assert_eq!(notified, vec![old.clone()]);
     // The extension shows the old task's tool error as what it is: a completed call.
     let seen = x.get(A, &old);
-    assert_eq!((seen["status"].as_str(), &seen["result"]), (Some("completed"), &serde_json::from_str::<Value>(error_result).unwrap()));
+    assert_eq!(
+        (seen["status"].as_str(), &seen["result"]),
+        (Some("completed"), &json!({"resultType": "complete", "content": [], "isError": true}))
+    );
     // The new tasks/cancel reaches an old task.
     let again = serde_json::from_str::<Value>(&x.engine.handle_message(&legacy_call(102), A).unwrap()).unwrap();
     let old2 = again["result"]["task"]["taskId"].as_str().unwrap().to_owned();
@@ -439,4 +445,29 @@ fn the_host_can_force_the_dialect() {
     let forced = Inbound { context: A, dialect: Some(Dialect::Extension), mcp_name: None };
     let reply = x.send_text(&text, &forced).unwrap();
     assert_eq!(reply["result"]["resultType"], "task");
+}
+
+#[test]
+fn the_inlined_result_carries_its_result_type() {
+    // 2026-07-28: every result carries resultType ("Servers implementing this protocol version
+    // MUST include this field"), and tasks/get returns exactly what the request would have
+    // returned. A stored tool result without one is shown with "complete"; one that names a
+    // type keeps it; an empty object and whitespace are handled.
+    let mut x = Ext::new();
+    for (stored, shown) in [
+        (r#"{"content":[{"type":"text","text":"hi"}]}"#, json!({"resultType": "complete", "content": [{"type": "text", "text": "hi"}]})),
+        (r#"{"resultType":"complete","content":[]}"#, json!({"resultType": "complete", "content": []})),
+        (r#"{"content":[],"resultType":"complete"}"#, json!({"resultType": "complete", "content": []})),
+        ("{}", json!({"resultType": "complete"})),
+        (" { \"content\" : [ ] } ", json!({"resultType": "complete", "content": []})),
+        (
+            r#"{"content":[],"_meta":{"resultType":"nested, not the result's"}}"#,
+            json!({"resultType": "complete", "content": [], "_meta": {"resultType": "nested, not the result's"}}),
+        ),
+    ] {
+        let id = x.start(A, "slow");
+        x.engine.complete(&id, stored).unwrap();
+        let got = x.get(A, &id);
+        assert_eq!(got["result"], shown, "{stored}");
+    }
 }

@@ -148,7 +148,7 @@ fn write_detailed<'r>(out: &mut String, t: TaskView<'_>, outcome: Option<&Outcom
     match (status, outcome) {
         (TaskStatus::Completed, Some(o)) => {
             out.push_str(",\"result\":");
-            out.push_str(o.json());
+            write_complete_result(out, o.json());
         }
         (TaskStatus::Failed, Some(o)) => {
             out.push_str(",\"error\":");
@@ -160,7 +160,7 @@ fn write_detailed<'r>(out: &mut String, t: TaskView<'_>, outcome: Option<&Outcom
             let message = t.status_message.unwrap_or("The task failed");
             let _ = write!(out, ",\"error\":{{\"code\":{},\"message\":{}}}", super::jsonrpc::INTERNAL_ERROR, json_string(message));
         }
-        (TaskStatus::Completed, None) => out.push_str(",\"result\":{}"),
+        (TaskStatus::Completed, None) => out.push_str(",\"result\":{\"resultType\":\"complete\"}"),
         (TaskStatus::InputRequired, _) => {
             out.push_str(",\"inputRequests\":{");
             for (i, input) in inputs.enumerate() {
@@ -174,6 +174,31 @@ fn write_detailed<'r>(out: &mut String, t: TaskView<'_>, outcome: Option<&Outcom
             out.push('}');
         }
         _ => {}
+    }
+}
+
+#[derive(Deserialize)]
+struct ResultTypeProbe<'a> {
+    #[serde(rename = "resultType", default, borrow, deserialize_with = "present")]
+    result_type: Option<&'a RawValue>,
+}
+
+/// The inlined `result` of a completed task: what the request would have returned on this
+/// protocol revision, where every result carries `resultType` (2026-07-28 `Result`: servers
+/// MUST include it). A stored result without one (a host's tool result, or a task created
+/// under 2025-11-25) gets `"resultType":"complete"`; one that has it is written as stored.
+fn write_complete_result(out: &mut String, result: &str) {
+    let has_type = serde_json::from_str::<ResultTypeProbe<'_>>(result).is_ok_and(|p| p.result_type.is_some());
+    let body = result.trim_start();
+    match body.strip_prefix('{') {
+        Some(rest) if !has_type => {
+            out.push_str("{\"resultType\":\"complete\"");
+            if !rest.trim_start().starts_with('}') {
+                out.push(',');
+            }
+            out.push_str(rest);
+        }
+        _ => out.push_str(result),
     }
 }
 

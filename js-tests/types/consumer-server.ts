@@ -1,0 +1,47 @@
+// A TypeScript user of mcp-task-core/server with @modelcontextprotocol/server 2.x: type-checked
+// (tsc --noEmit, strict) by js-tests/sdk2/package.test.mjs against the packed package.
+import { McpServer, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
+import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
+import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
+import type { TaskContext, TaskCreatedResult, TaskHandle, TaskToolPolicy } from 'mcp-task-core/server';
+import * as z from 'zod';
+
+const tasks = new TasksExtension({ engineOptions: { ttl: { defaultMs: 60_000 } }, principal: (auth) => auth?.clientId ?? null, onerror: () => {} });
+const policy: TaskToolPolicy = 'optional';
+
+const handler = tasks.withTaskListen(
+  createMcpHandler(() => {
+    const server = new McpServer({ name: 'typed', version: '1.0.0' });
+    tasks.install(server);
+    tasks.registerTool(server, 'report', { taskSupport: policy, inputSchema: z.object({ format: z.string() }) }, async ({ format }, task: TaskContext) => {
+      const id: string | undefined = task.taskId;
+      task.setStatus(`rendering ${format} for ${id ?? 'a plain call'}`);
+      const answer = await task.elicit({ mode: 'form', message: 'Title?', requestedSchema: { type: 'object', properties: { title: { type: 'string' } } } });
+      if (task.signal.aborted) throw new TaskProtocolError(-32603, 'stopped');
+      const result: CallToolResult = { content: [{ type: 'text', text: `${format}: ${String(answer.content?.['title'])}` }] };
+      return result;
+    });
+    tasks.registerTool(server, 'maybe', { taskSupport: 'perCall', runAsTask: ({ n }) => n > 10, inputSchema: z.object({ n: z.number() }) }, async ({ n }) => ({
+      content: [{ type: 'text', text: String(n) }],
+    }));
+    server.registerTool('later', { inputSchema: z.object({}) }, async (_args, ctx: ServerContext) => {
+      if (ctx.mcpReq.inputResponses === undefined) return inputRequired({ requestState: 'r1' });
+      const created: TaskCreatedResult = tasks.create(ctx);
+      const handle: TaskHandle = tasks.handle(created.taskId);
+      handle.status('working');
+      void handle.requireInput<{ action: string }>('elicitation/create', { mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: {} } }).then((r) => {
+        if (r.action === 'accept') handle.complete({ content: [] });
+        else handle.fail({ code: -32603, message: 'declined' });
+      });
+      return created as unknown as CallToolResult;
+    });
+    return server;
+  }),
+);
+
+const response: Promise<Response> = handler.fetch(new Request('http://127.0.0.1/mcp'));
+void response;
+tasks.cancel('id', 'why');
+tasks.close();
+const cap: Record<string, Record<string, never>> = TasksExtension.capability();
+void cap;

@@ -1,0 +1,204 @@
+// Types for `mcp-task-core/server`: the task runtime of the official TypeScript SDK 2.x
+// (`@modelcontextprotocol/server` >= 2.4, a peer dependency; imported here for types only) for
+// the tasks extension `io.modelcontextprotocol/tasks` (protocol 2026-07-28) and MCP 2025-11-25
+// tasks, from one engine.
+//
+//   import { TasksExtension } from 'mcp-task-core/server';
+//   const tasks = new TasksExtension();
+//   const handler = tasks.withTaskListen(createMcpHandler(() => {
+//     const server = new McpServer(info);
+//     tasks.install(server);
+//     tasks.registerTool(server, 'report', { taskSupport: 'optional', inputSchema }, async (args, task) => { ... });
+//     return server;
+//   }));
+import type {
+  AuthInfo,
+  CallToolResult,
+  ElicitRequestFormParams,
+  ElicitResult,
+  Icon,
+  McpHttpHandler,
+  McpServer,
+  RegisteredTool,
+  ServerContext,
+  StandardSchemaWithJSON,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
+import type { TaskEngine, TaskEngineOptions } from 'mcp-task-core';
+
+/**
+ * A tool's task policy, decided per request by the engine:
+ * - `'required'`: always a task; a client that did not declare the extension gets `-32021`
+ *   (2025-11-25: a call without `task` gets `-32601`).
+ * - `'optional'`: a task when the client declared the extension (2025-11-25: sent `task`), a
+ *   plain call otherwise.
+ * - `'perCall'`: a plain call unless `runAsTask(args, ctx)` says so (and the client declared
+ *   the extension).
+ */
+export type TaskToolPolicy = 'required' | 'optional' | 'perCall';
+
+export interface TasksExtensionOptions {
+  /** The engine to use (e.g. one shared with other hosts). Default: `new TaskEngine(engineOptions)`. */
+  engine?: TaskEngine;
+  /** Options of the engine created when `engine` is not given (TTL, poll interval, limits, ...). */
+  engineOptions?: TaskEngineOptions;
+  /**
+   * The principal tasks are bound to, from the request's verified `authInfo` (`undefined`
+   * without authentication): every `tasks/*` request and listen stream sees only its
+   * principal's tasks. Default: `authInfo.clientId`, or `null` (task IDs are then the only
+   * bearer of access: they are random UUIDs).
+   */
+  principal?: (authInfo: AuthInfo | undefined) => string | null;
+  /** Errors that have no request to go to (e.g. an outcome the engine refused). */
+  onerror?: (error: unknown) => void;
+}
+
+/** `McpServer.registerTool`'s config, plus the task policy. */
+export interface TaskToolConfig<Schema extends StandardSchemaWithJSON | undefined = undefined> {
+  taskSupport: TaskToolPolicy;
+  /** For `'perCall'`: whether this call runs as a task. */
+  runAsTask?: (args: TaskToolArgs<Schema>, ctx: ServerContext) => boolean | Promise<boolean>;
+  title?: string;
+  description?: string;
+  inputSchema?: Schema;
+  outputSchema?: StandardSchemaWithJSON;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+}
+
+export type TaskToolArgs<Schema extends StandardSchemaWithJSON | undefined> = Schema extends StandardSchemaWithJSON
+  ? StandardSchemaWithJSON.InferOutput<Schema>
+  : undefined;
+
+/**
+ * The outcome of a task tool: what it returns is the task's result (`isError: true` included:
+ * `completed` on 2026-07-28, `failed` on 2025-11-25); a thrown error with an integer `code`
+ * (e.g. `TaskProtocolError`, the SDK's `ProtocolError`) fails the task with that JSON-RPC
+ * error; any other throw becomes an `isError` result, as the SDK does for a plain call.
+ */
+export type TaskToolHandler<Schema extends StandardSchemaWithJSON | undefined> = (
+  args: TaskToolArgs<Schema>,
+  task: TaskContext,
+) => CallToolResult | Promise<CallToolResult>;
+
+/**
+ * The flat `CreateTaskResult` of the tasks extension (`resultType: "task"` and the task's
+ * fields). Return it from the tool handler that called {@link TasksExtension.create}.
+ */
+export interface TaskCreatedResult {
+  resultType: 'task';
+  taskId: string;
+  status: 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  _meta?: Record<string, unknown>;
+}
+
+/** What a task tool's handler gets. */
+export declare class TaskContext {
+  private constructor();
+  /** The task's ID; `undefined` when this call runs without a task (a plain call). */
+  readonly taskId: string | undefined;
+  readonly isTask: boolean;
+  /**
+   * In a task: aborts on `tasks/cancel`, `TasksExtension.cancel` and expiry (`reason` is an
+   * `AbortError` whose `reason` is `'cancelled'` or `'expired'`). In a plain call: the request's.
+   */
+  readonly signal: AbortSignal;
+  /**
+   * The `tools/call` that started this: in a plain call the SDK's `ctx.mcpReq`; in a task a
+   * snapshot of its `id`, `method`, `_meta` and `envelope` (the request is answered by then).
+   */
+  readonly mcpReq: ServerContext['mcpReq'] | Readonly<Pick<ServerContext['mcpReq'], 'id' | 'method' | '_meta' | 'envelope'>>;
+  readonly authInfo: AuthInfo | undefined;
+  /**
+   * Asks the client something (`elicitation/create`, `sampling/createMessage`, ...): the task
+   * is `input_required` with this request in `inputRequests` until the client answers with
+   * `tasks/update` (2025-11-25: sent on the client's `tasks/result`). Resolves with the answer;
+   * rejects with a `TaskProtocolError` when the client answers an error, and when the task is
+   * cancelled or expires. Rejects at once without a task.
+   */
+  requestInput<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** `requestInput('elicitation/create', params)`. */
+  elicit(params: ElicitRequestFormParams | Record<string, unknown>): Promise<ElicitResult>;
+  /** `requestInput('sampling/createMessage', params)`. */
+  createMessage<T = Record<string, unknown>>(params: Record<string, unknown>): Promise<T>;
+  /** Sets (or with `null` clears) the task's `statusMessage`. Does nothing without a task. */
+  setStatus(message: string | null): void;
+}
+
+/** A task driven by the server's own code (from `TasksExtension.create` + `handle`). */
+export declare class TaskHandle {
+  private constructor();
+  readonly taskId: string;
+  /** Aborts on `tasks/cancel`, `TasksExtension.cancel` and expiry. */
+  readonly signal: AbortSignal;
+  /** Sets (or with `null` clears) the `statusMessage`. Does nothing once the task ended. */
+  status(message: string | null): void;
+  /** As `TaskContext.requestInput`. */
+  requireInput<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /** The task's result (a tool result). Ignored once the task was cancelled or expired. */
+  complete(result: CallToolResult | Record<string, unknown>): void;
+  /** Fails the task with a JSON-RPC error (`{ code, message, data? }`, or an error carrying them). */
+  fail(error: { code: number; message: string; data?: unknown } | Error): void;
+}
+
+/** A JSON-RPC error (`code`, `message`, `data`), as the SDK sends a handler's throw. */
+export declare class TaskProtocolError extends Error {
+  constructor(code: number, message: string, data?: unknown);
+  readonly code: number;
+  readonly data?: unknown;
+}
+
+/**
+ * The task runtime for SDK 2.x servers: one per process (it holds the engine), installed on
+ * every `McpServer` (one per request under `createMcpHandler`).
+ */
+export declare class TasksExtension {
+  constructor(options?: TasksExtensionOptions);
+  /** The engine: every task rule lives there. */
+  readonly engine: TaskEngine;
+  /** `{ "io.modelcontextprotocol/tasks": {} }`, the `capabilities.extensions` entry. */
+  static capability(): Record<string, Record<string, never>>;
+  /**
+   * Attaches the runtime to a server, before its first `registerTool`: advertises the
+   * extension (and, to a 2025-11-25 session, the `tasks` capability), registers
+   * `tasks/get|update|cancel` (and `tasks/result|list`, which only a 2025-11-25 session reaches)
+   * with the SDK's custom-method form, and routes `tools/call` of task tools.
+   * @throws when tools are already registered
+   */
+  install(server: McpServer): void;
+  /** Registers a task tool on an installed server (see {@link TaskToolPolicy}). */
+  registerTool<Schema extends StandardSchemaWithJSON | undefined = undefined>(
+    server: McpServer,
+    name: string,
+    config: TaskToolConfig<Schema>,
+    handler: TaskToolHandler<Schema>,
+  ): RegisteredTool;
+  /**
+   * From inside any tool handler of an installed server: makes this call a task and returns
+   * the `CreateTaskResult` for the handler to return (drive the task with {@link handle}).
+   * Once it is called, the call's answer is that `CreateTaskResult`.
+   * @throws `TaskProtocolError` -32021 when the client did not declare the extension (the
+   *   runtime sends it as the JSON-RPC error of the call)
+   */
+  create(ctx: ServerContext): TaskCreatedResult;
+  /** The handle of a running task made by {@link create}. */
+  handle(taskId: string): TaskHandle;
+  /** Cancels a task from the server side. */
+  cancel(taskId: string, message?: string | null): void;
+  /**
+   * Wraps a `createMcpHandler` result: `subscriptions/listen` requests that name
+   * `notifications.taskIds` are served here (acknowledged with the task IDs the principal may
+   * follow, then one `notifications/tasks` per status change), because the SDK's entry serves
+   * listen itself and honours only its own four notification types. Everything else goes to
+   * `handler`.
+   */
+  withTaskListen<H extends Pick<McpHttpHandler, 'fetch'>>(handler: H): H;
+  /** Stops the expiry timer, aborts running work and closes listen streams. */
+  close(): void;
+}

@@ -1,0 +1,714 @@
+// mcp-task-core/server (ESM): the task runtime of the official TypeScript SDK 2.x
+// (`@modelcontextprotocol/server` >= 2.4), for the tasks extension `io.modelcontextprotocol/tasks`
+// (protocol 2026-07-28) and, from the same engine, MCP 2025-11-25 tasks.
+//
+//   import { TasksExtension } from 'mcp-task-core/server';
+//   const tasks = new TasksExtension();                        // one per process: it holds the engine
+//   const handler = tasks.withTaskListen(createMcpHandler(() => {
+//     const server = new McpServer(info);
+//     tasks.install(server);                                   // before any registerTool
+//     tasks.registerTool(server, 'report', { taskSupport: 'optional', inputSchema }, async (args, task) => {
+//       await task.setStatus('working on it');
+//       const answer = await task.elicit({ mode: 'form', message: 'Which format?', requestedSchema });
+//       return { content: [{ type: 'text', text: '...' }] };
+//     });
+//     return server;
+//   }));
+//
+// This file is glue: every protocol rule (who gets a task, -32021, what tasks/get returns, how
+// tasks/update answers input, idempotent cancel, expiry) is the engine's. The SDK is never
+// imported (it is a peer dependency, used for types only): handlers are registered through the
+// objects the caller passes in. The CommonJS entry server.cjs is generated from this file by
+// scripts/build-pkg.sh.
+import { TaskEngine } from 'mcp-task-core';
+
+const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+const MODERN_VERSION = '2026-07-28';
+const MISSING_CAPABILITY = -32021;
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const SUBSCRIPTION_ID_META = 'io.modelcontextprotocol/subscriptionId';
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list'];
+const POLICIES = new Set(['required', 'optional', 'perCall']);
+
+/** Params schema for the SDK's custom-method form: any params object, passed through as is. */
+const ANY_PARAMS = {
+  '~standard': {
+    version: 1,
+    vendor: 'mcp-task-core',
+    validate: (value) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value) ? { value } : { issues: [{ message: 'params must be an object' }] },
+  },
+};
+
+/** Result schema for `ctx.mcpReq.send`: whatever the client answers goes to the engine. */
+const ANY_RESULT = { '~standard': { version: 1, vendor: 'mcp-task-core', validate: (value) => ({ value }) } };
+
+/**
+ * A JSON-RPC error: thrown from SDK handlers, the SDK answers with exactly `{ code, message,
+ * data }`. Also what `TaskContext.requestInput` rejects with when the client answers an error.
+ */
+class TaskProtocolError extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.name = 'TaskProtocolError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+}
+
+function isPlainObject(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isModern(version) {
+  return typeof version === 'string' && version >= MODERN_VERSION;
+}
+
+function defaultPrincipal(authInfo) {
+  return typeof authInfo?.clientId === 'string' && authInfo.clientId !== '' ? authInfo.clientId : null;
+}
+
+/** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
+function jsonRpcErrorOf(err) {
+  if (err !== null && typeof err === 'object' && Number.isSafeInteger(err.code)) {
+    const error = { code: err.code, message: typeof err.message === 'string' && err.message !== '' ? err.message : 'Error' };
+    if (err.data !== undefined) error.data = err.data;
+    return error;
+  }
+  return null;
+}
+
+/** A thrown value as the SDK reports a throwing tool: an `isError` result. */
+function toolErrorResult(err) {
+  const text = err instanceof Error ? err.message : String(err);
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function abortError(reason) {
+  const err = new Error(reason === 'expired' ? 'The task expired' : 'The task was cancelled');
+  err.name = 'AbortError';
+  err.reason = reason;
+  return err;
+}
+
+/** The request `_meta` as it came on the wire: the SDK lifts the reserved envelope keys into ctx. */
+function wireMeta(meta, ctx) {
+  const envelope = ctx?.mcpReq?.envelope;
+  if (meta === undefined && envelope === undefined) return undefined;
+  return { ...(isPlainObject(meta) ? meta : {}), ...(isPlainObject(envelope) ? envelope : {}) };
+}
+
+function sseFrame(message) {
+  return `event: message\ndata: ${typeof message === 'string' ? message : JSON.stringify(message)}\n\n`;
+}
+
+/**
+ * What a task's work gets. In a task, `signal` fires on `tasks/cancel`, on the host's
+ * `cancel()` and on expiry; `requestInput` puts a request into the task's `inputRequests`
+ * (2025-11-25: sends it on the waiting `tasks/result`) and resolves with the client's answer.
+ * Without a task (a plain call of an `optional` or `perCall` tool), `taskId` is undefined,
+ * `signal` is the request's, and `requestInput` rejects: input without a task goes through the
+ * SDK's own multi round-trip flow (`inputRequired`).
+ */
+class TaskContext {
+  constructor(runtime, taskId, signal, mcpReq, authInfo) {
+    this._runtime = runtime;
+    this.taskId = taskId;
+    this.signal = signal;
+    this.mcpReq = mcpReq;
+    this.authInfo = authInfo;
+  }
+
+  get isTask() {
+    return this.taskId !== undefined;
+  }
+
+  requestInput(method, params) {
+    if (this.taskId === undefined) {
+      return Promise.reject(new TaskProtocolError(INTERNAL_ERROR, 'requestInput needs a task: this call runs without one'));
+    }
+    return this._runtime._requestInput(this.taskId, method, params);
+  }
+
+  elicit(params) {
+    return this.requestInput('elicitation/create', params);
+  }
+
+  createMessage(params) {
+    return this.requestInput('sampling/createMessage', params);
+  }
+
+  setStatus(message) {
+    if (this.taskId === undefined) return;
+    this._runtime._quietly(() => this._runtime.engine.setStatusMessage(this.taskId, message ?? null));
+    this._runtime._drain();
+  }
+}
+
+/**
+ * A running task as its work sees it (the draft SDK's `store.handle(taskId)` shape): the
+ * `signal`, `status()`, `requireInput()`, and the outcome through `complete()` / `fail()`.
+ */
+class TaskHandle {
+  constructor(runtime, taskId, entry) {
+    this._runtime = runtime;
+    this.taskId = taskId;
+    this.signal = entry.controller.signal;
+  }
+
+  status(message) {
+    this._runtime._quietly(() => this._runtime.engine.setStatusMessage(this.taskId, message ?? null));
+    this._runtime._drain();
+  }
+
+  requireInput(method, params) {
+    return this._runtime._requestInput(this.taskId, method, params);
+  }
+
+  complete(result) {
+    this._runtime._finish(this.taskId, () => this._runtime.engine.complete(this.taskId, JSON.stringify(result)));
+  }
+
+  fail(error) {
+    const object = jsonRpcErrorOf(error) ?? { code: INTERNAL_ERROR, message: String(error?.message ?? error) };
+    this._runtime._finish(this.taskId, () => this._runtime.engine.fail(this.taskId, JSON.stringify(object)));
+  }
+}
+
+/**
+ * The task runtime for SDK 2.x servers. One per process: it holds one engine, and every
+ * `McpServer` it is installed on (one per request under `createMcpHandler`) shares it.
+ */
+class TasksExtension {
+  constructor(options = {}) {
+    if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
+    this.engine = options.engine ?? new TaskEngine(options.engineOptions ?? {});
+    this._principal = options.principal ?? defaultPrincipal;
+    this._onerror = options.onerror ?? (() => {});
+    this._servers = new WeakMap();
+    this._tasks = new Map(); // taskId -> { controller, inputs: Map<rawId, {resolve, reject}>, principal }
+    this._launches = new Map(); // taskId -> () => void, started on the engine's `execute`
+    this._sinks = new Map(); // inReplyTo (raw JSON id) -> (messageText) => void
+    this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
+    this._nextId = 0;
+    this._timer = undefined;
+    this._timerAt = null;
+    this._closed = false;
+  }
+
+  /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
+  static capability() {
+    return JSON.parse(TaskEngine.extensionCapabilityJson());
+  }
+
+  /**
+   * Attaches the runtime to an `McpServer` (call it before `registerTool`): advertises the
+   * extension, registers `tasks/get|update|cancel` (and, for 2025-11-25 sessions,
+   * `tasks/result|list`) through the SDK's custom-method form, and routes task tools.
+   */
+  install(server) {
+    const sdkServer = server?.server;
+    if (sdkServer === undefined || typeof sdkServer.setRequestHandler !== 'function') {
+      throw new TypeError('install(server) takes an McpServer from @modelcontextprotocol/server');
+    }
+    if (this._servers.has(server)) return;
+    try {
+      sdkServer.assertCanSetRequestHandler('tools/call');
+    } catch {
+      throw new Error('install(server) must come before the first registerTool: the runtime routes tools/call');
+    }
+    const state = { tools: new Map(), minted: new Map(), refusals: new Map(), modern: false };
+    this._servers.set(server, state);
+    sdkServer.registerCapabilities({ extensions: TasksExtension.capability() });
+
+    // tools/call: the SDK's hook for wrapping a registered handler. Task tools are decided here,
+    // before McpServer's own tools/call handler (which answers a tool's throw with an isError
+    // result, so a -32021 could not reach the wire from inside a tool callback).
+    const wrapHandler = sdkServer._wrapHandler.bind(sdkServer);
+    sdkServer._wrapHandler = (method, handler) => {
+      const wrapped = wrapHandler(method, handler);
+      return method === 'tools/call' ? (request, ctx) => this._toolsCall(server, state, wrapped, request, ctx) : wrapped;
+    };
+
+    // The era is known when the serving entry connects the instance (createMcpHandler sets the
+    // negotiated version first for 2026-07-28 traffic).
+    const connect = sdkServer.connect.bind(sdkServer);
+    sdkServer.connect = (transport) => {
+      state.modern = isModern(sdkServer.getNegotiatedProtocolVersion?.());
+      if (!state.modern) {
+        sdkServer.registerCapabilities({ tasks: JSON.parse(this.engine.capabilitiesJson(null)) });
+        for (const tool of state.tools.values()) {
+          tool.registered.execution = { ...tool.registered.execution, taskSupport: tool.policy === 'required' ? 'required' : 'optional' };
+        }
+      }
+      return connect(transport);
+    };
+
+    for (const method of TASK_METHODS) {
+      sdkServer.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) => this._taskMethod(server, state, method, params, ctx));
+    }
+  }
+
+  /**
+   * Registers a task tool on an installed server. `config` is `McpServer.registerTool`'s, plus
+   * `taskSupport`: `'required'` (always a task; -32021 for a client that did not declare the
+   * extension), `'optional'` (a task when the client declared it, a plain call otherwise) or
+   * `'perCall'` (a task when `runAsTask(args, ctx)` says so and the client declared it). The
+   * handler gets `(args, task)`; what it returns or throws is the outcome.
+   */
+  registerTool(server, name, config, handler) {
+    const state = this._servers.get(server);
+    if (state === undefined) throw new Error('registerTool: call install(server) first');
+    const { taskSupport, runAsTask, ...sdkConfig } = config ?? {};
+    if (!POLICIES.has(taskSupport)) {
+      throw new TypeError(`registerTool: taskSupport must be 'required', 'optional' or 'perCall', got ${JSON.stringify(taskSupport)}`);
+    }
+    if (taskSupport === 'perCall' && typeof runAsTask !== 'function') {
+      throw new TypeError("registerTool: taskSupport 'perCall' needs runAsTask(args, ctx) => boolean");
+    }
+    if (typeof handler !== 'function') throw new TypeError('registerTool: handler must be a function');
+    this.engine.registerTool(name, taskSupport);
+    // The plain (no task) path: McpServer validates the arguments and calls this, with
+    // (args, ctx), or (ctx) alone for a tool without inputSchema.
+    const registered = server.registerTool(name, sdkConfig, (...call) => {
+      const ctx = call.length >= 2 ? call[1] : call[0];
+      const args = call.length >= 2 ? call[0] : undefined;
+      return handler(args, new TaskContext(this, undefined, ctx.mcpReq.signal, ctx.mcpReq, ctx.http?.authInfo));
+    });
+    state.tools.set(name, { policy: taskSupport, runAsTask, handler, registered });
+    return registered;
+  }
+
+  /**
+   * From inside any tool handler: turns this call into a task and returns the
+   * `CreateTaskResult` to return from the handler (the draft SDK's `tasks.create(ctx)`). Drive
+   * the task with `handle(taskId)`. Throws -32021 when the client did not declare the extension.
+   */
+  create(ctx) {
+    const state = this._serverOfCtx(ctx);
+    const principal = this._principal(ctx.http?.authInfo);
+    const text = this._requestText('tools/call', {}, ctx);
+    let response;
+    try {
+      response = this.engine.startTask(text, principal);
+    } catch (err) {
+      if (err?.code === 'invalid_argument') {
+        const refusal = new TaskProtocolError(MISSING_CAPABILITY, `Missing required client capability: ${err.message}`, {
+          requiredCapabilities: { extensions: { [EXTENSION_ID]: {} } },
+        });
+        state?.refusals.set(ctx.mcpReq.id, refusal);
+        throw refusal;
+      }
+      throw err;
+    }
+    const result = JSON.parse(response).result;
+    this._track(result.taskId, principal);
+    state?.minted.set(ctx.mcpReq.id, result);
+    this._drain();
+    return result;
+  }
+
+  /** The handle of a live task this runtime created (see `create`). */
+  handle(taskId) {
+    const entry = this._tasks.get(taskId);
+    if (entry === undefined) throw new TaskProtocolError(INVALID_PARAMS, `No running task ${taskId}`);
+    return new TaskHandle(this, taskId, entry);
+  }
+
+  /** Cancels a task from the server side (its `signal` fires; `tasks/get` shows `cancelled`). */
+  cancel(taskId, message) {
+    this._quietly(() => this.engine.cancel(taskId, message ?? null));
+    this._drain();
+  }
+
+  /**
+   * Wraps a `createMcpHandler` result so that `subscriptions/listen` requests naming
+   * `notifications.taskIds` get `notifications/tasks` (the SDK's entry serves listen itself and
+   * drops `taskIds`). Other requests go to the handler unchanged.
+   */
+  withTaskListen(handler) {
+    const fetch = async (request, options) => {
+      // 2026-07-28 requests name their method in the Mcp-Method header (the SDK refuses them
+      // without it): only a listen request's body is read here.
+      if (request.method.toUpperCase() === 'POST' && request.headers.get('mcp-method') === 'subscriptions/listen') {
+        let body;
+        try {
+          body = await request.clone().json();
+        } catch {
+          body = undefined;
+        }
+        if (isPlainObject(body) && body.method === 'subscriptions/listen' && isPlainObject(body.params?.notifications) && 'taskIds' in body.params.notifications) {
+          return this._serveListen(request, body, options);
+        }
+      }
+      return handler.fetch(request, options);
+    };
+    return { ...handler, fetch };
+  }
+
+  /** Stops the expiry timer and aborts every running task's work. The engine stays usable. */
+  close() {
+    this._closed = true;
+    if (this._timer !== undefined) clearTimeout(this._timer);
+    this._timer = undefined;
+    for (const [taskId, entry] of this._tasks) {
+      entry.controller.abort(abortError('cancelled'));
+      this._tasks.delete(taskId);
+    }
+    for (const sink of this._sinks.values()) sink(null);
+    this._sinks.clear();
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Request paths
+
+  async _toolsCall(server, state, wrapped, request, ctx) {
+    const name = request.params?.name;
+    const tool = typeof name === 'string' ? state.tools.get(name) : undefined;
+    if (tool === undefined || tool.registered.enabled === false) return this._plainCall(state, wrapped, request, ctx);
+
+    // The arguments are validated first, as for any tool; invalid ones get the SDK's answer.
+    const schema = tool.registered.inputSchema;
+    let args = request.params.arguments;
+    if (schema !== undefined) {
+      const checked = await schema['~standard'].validate(args ?? {});
+      if (checked.issues !== undefined) return wrapped(request, ctx);
+      args = checked.value;
+    }
+
+    const principal = this._principal(ctx.http?.authInfo);
+    const text = this._requestText('tools/call', request.params, ctx);
+    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25' });
+    if (reply === null) {
+      this._drain(); // the engine's `forward`: not a task
+      if (tool.policy === 'perCall' && (await tool.runAsTask(args, ctx))) {
+        let response;
+        try {
+          response = this.engine.startTask(text, principal);
+        } catch (err) {
+          if (err?.code !== 'invalid_argument') throw err;
+        }
+        if (response !== undefined) return this._launch(tool, args, JSON.parse(response).result, principal, ctx);
+      }
+      return wrapped(request, ctx);
+    }
+    const parsed = JSON.parse(reply);
+    if (parsed.error !== undefined) {
+      this._drain();
+      throw new TaskProtocolError(parsed.error.code, parsed.error.message, parsed.error.data);
+    }
+    return this._launch(tool, args, parsed.result, principal, ctx);
+  }
+
+  async _plainCall(state, wrapped, request, ctx) {
+    const id = ctx.mcpReq.id;
+    this._active.set(ctx.mcpReq.signal, state);
+    try {
+      const result = await wrapped(request, ctx);
+      // The handler called create(ctx): the answer is that task's CreateTaskResult, whatever
+      // McpServer made of it (it injects `content: []` into a flat result with no `task` key,
+      // and a tool with an outputSchema turns it into an "Output validation error" isError
+      // result); otherwise the task would be created but never reach the client.
+      const minted = state.minted.get(id);
+      if (minted !== undefined) return { ...minted };
+      // create(ctx) refused (-32021): McpServer turned the throw into an isError result.
+      const refusal = state.refusals.get(id);
+      if (refusal !== undefined && isPlainObject(result) && result.isError === true) throw refusal;
+      return result;
+    } finally {
+      state.minted.delete(id);
+      state.refusals.delete(id);
+    }
+  }
+
+  /** The engine created a task (CreateTaskResult `created`): start the tool's work on `execute`. */
+  _launch(tool, args, created, principal, ctx) {
+    const taskId = created.taskId ?? created.task?.taskId;
+    const entry = this._track(taskId, principal);
+    const authInfo = ctx.http?.authInfo;
+    // The work outlives the request: keep what identifies it, not the request's live context
+    // (which holds its per-request server).
+    const { id, method, _meta, envelope } = ctx.mcpReq;
+    const mcpReq = Object.freeze({ id, method, _meta, envelope });
+    this._launches.set(taskId, () => {
+      const task = new TaskContext(this, taskId, entry.controller.signal, mcpReq, authInfo);
+      Promise.resolve()
+        .then(() => tool.handler(args, task))
+        .then(
+          (result) => this._finish(taskId, () => this.engine.complete(taskId, JSON.stringify(result ?? {}))),
+          (err) => {
+            const error = jsonRpcErrorOf(err);
+            if (error !== null) this._finish(taskId, () => this.engine.fail(taskId, JSON.stringify(error)));
+            else this._finish(taskId, () => this.engine.complete(taskId, JSON.stringify(toolErrorResult(err))));
+          },
+        );
+    });
+    this._drain();
+    return created;
+  }
+
+  async _taskMethod(server, state, method, params, ctx) {
+    const principal = this._principal(ctx.http?.authInfo);
+    const full = { ...params };
+    // The SDK lifts `inputResponses` out of the params of every 2026-07-28 request into
+    // ctx.mcpReq.inputResponses (dropping entries that are not bare response objects).
+    if (method === 'tasks/update' && ctx.mcpReq.inputResponses !== undefined && full.inputResponses === undefined) {
+      full.inputResponses = ctx.mcpReq.inputResponses;
+    }
+    const id = this._internalId();
+    const text = this._requestText(method, full, ctx, id);
+    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25' });
+    if (reply !== null) {
+      this._drain();
+      return this._resultOf(reply);
+    }
+    // 2025-11-25 tasks/result on a running task: the answer (and any input request of the task)
+    // comes later, on this request's stream.
+    const rawId = JSON.stringify(id);
+    return new Promise((resolve, reject) => {
+      const sink = (message) => {
+        if (message === null) {
+          this._sinks.delete(rawId);
+          reject(new TaskProtocolError(INTERNAL_ERROR, 'The task runtime closed'));
+          return;
+        }
+        const parsed = JSON.parse(message);
+        if (parsed.id === id && parsed.method === undefined) {
+          this._sinks.delete(rawId);
+          try {
+            resolve(this._resultOf(message));
+          } catch (err) {
+            reject(err);
+          }
+        } else if (parsed.method !== undefined && parsed.id !== undefined) {
+          this._relayRequest(parsed, principal, ctx);
+        } else if (parsed.method !== undefined) {
+          ctx.mcpReq.notify({ method: parsed.method, params: parsed.params }).catch((err) => this._onerror(err));
+        }
+      };
+      this._sinks.set(rawId, sink);
+      ctx.mcpReq.signal?.addEventListener('abort', () => this._sinks.delete(rawId), { once: true });
+      this._drain();
+    });
+  }
+
+  /** A side-channel request (2025-11-25) for the client, sent on the waiting tasks/result stream. */
+  _relayRequest(request, principal, ctx) {
+    const answer = (body) => {
+      this._quietly(() => this.engine.handle(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }), principal));
+      this._drain();
+    };
+    Promise.resolve()
+      .then(() => ctx.mcpReq.send({ method: request.method, params: request.params }, ANY_RESULT))
+      .then(
+        (result) => answer({ result }),
+        (err) => answer({ error: jsonRpcErrorOf(err) ?? { code: INTERNAL_ERROR, message: String(err?.message ?? err) } }),
+      );
+  }
+
+  _serveListen(request, body, options) {
+    const principal = this._principal(options?.authInfo);
+    const meta = body.params?._meta;
+    if (!isPlainObject(meta) || !isModern(meta[PROTOCOL_VERSION_META])) {
+      const error = { code: INVALID_PARAMS, message: 'subscriptions/listen needs the 2026-07-28 request envelope in params._meta' };
+      return Response.json({ jsonrpc: '2.0', id: body.id ?? null, error }, { status: 400 });
+    }
+    const outcome = this.engine.listenTasks(JSON.stringify(body), principal);
+    this._drain();
+    if (outcome.error !== undefined) {
+      const parsed = JSON.parse(outcome.error);
+      return new Response(outcome.error, { status: parsed.error?.code === MISSING_CAPABILITY ? 400 : 200, headers: { 'content-type': 'application/json' } });
+    }
+    const rawId = JSON.stringify(body.id);
+    const encoder = new TextEncoder();
+    let controller;
+    let open = true;
+    let keepAlive;
+    const close = (graceful) => {
+      if (!open) return;
+      if (graceful) {
+        const end = { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META]: body.id } } };
+        controller.enqueue(encoder.encode(sseFrame(end)));
+      }
+      open = false;
+      clearInterval(keepAlive);
+      this._sinks.delete(rawId);
+      this.engine.unlistenTasks(rawId, principal);
+      try {
+        controller.close();
+      } catch {
+        // already closed by the reader
+      }
+    };
+    const stream = new ReadableStream({
+      start: (c) => {
+        controller = c;
+        const ack = {
+          jsonrpc: '2.0',
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: { taskIds: outcome.taskIds }, _meta: { [SUBSCRIPTION_ID_META]: body.id } },
+        };
+        controller.enqueue(encoder.encode(sseFrame(ack)));
+        if (outcome.taskIds.length === 0) {
+          close(true);
+          return;
+        }
+        this._sinks.set(rawId, (message) => {
+          if (message === null) close(true);
+          else if (open) controller.enqueue(encoder.encode(sseFrame(message)));
+        });
+        keepAlive = setInterval(() => open && controller.enqueue(encoder.encode(': keepalive\n\n')), 15_000);
+        keepAlive.unref?.();
+      },
+      cancel: () => close(false),
+    });
+    request.signal?.addEventListener('abort', () => close(false), { once: true });
+    return new Response(stream, {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' },
+    });
+  }
+
+  // ----------------------------------------------------------------------------------------
+  // Engine plumbing
+
+  _internalId() {
+    this._nextId += 1;
+    return `mcp-task-core/server:${this._nextId}`;
+  }
+
+  _requestText(method, params, ctx, id = this._internalId()) {
+    const meta = wireMeta(params?._meta, ctx);
+    const fullParams = { ...params };
+    if (meta !== undefined) fullParams._meta = meta;
+    return JSON.stringify({ jsonrpc: '2.0', id, method, params: fullParams });
+  }
+
+  _resultOf(replyText) {
+    const reply = JSON.parse(replyText);
+    if (reply.error !== undefined) throw new TaskProtocolError(reply.error.code, reply.error.message, reply.error.data);
+    return reply.result;
+  }
+
+  _serverOfCtx(ctx) {
+    // create(ctx) runs inside a tools/call of an installed server: _plainCall keyed its state by
+    // the request's abort signal (the one object the SDK hands through unchanged).
+    const signal = ctx?.mcpReq?.signal;
+    return signal === undefined ? undefined : this._active.get(signal);
+  }
+
+  _track(taskId, principal) {
+    let entry = this._tasks.get(taskId);
+    if (entry === undefined) {
+      entry = { controller: new AbortController(), inputs: new Map(), principal };
+      this._tasks.set(taskId, entry);
+    }
+    return entry;
+  }
+
+  _requestInput(taskId, method, params) {
+    const entry = this._tasks.get(taskId);
+    if (entry === undefined || entry.controller.signal.aborted) {
+      return Promise.reject(entry?.controller.signal.reason ?? new TaskProtocolError(INVALID_PARAMS, `No running task ${taskId}`));
+    }
+    let rawId;
+    try {
+      rawId = this.engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const answer = new Promise((resolve, reject) => entry.inputs.set(rawId, { resolve, reject }));
+    this._drain();
+    return answer;
+  }
+
+  /** Reports an outcome; a task that was cancelled or expired meanwhile keeps its state. */
+  _finish(taskId, report) {
+    const entry = this._tasks.get(taskId);
+    try {
+      report();
+    } catch (err) {
+      if (!['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code)) this._onerror(err);
+    }
+    if (entry !== undefined) this._settle(taskId, entry);
+    this._drain();
+  }
+
+  _settle(taskId, entry, reason) {
+    this._tasks.delete(taskId);
+    this._launches.delete(taskId);
+    if (reason !== undefined) {
+      entry.controller.abort(abortError(reason));
+      for (const pending of entry.inputs.values()) pending.reject(abortError(reason));
+    }
+    entry.inputs.clear();
+  }
+
+  _quietly(fn) {
+    try {
+      return fn();
+    } catch (err) {
+      if (!['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code)) this._onerror(err);
+      return undefined;
+    }
+  }
+
+  _drain() {
+    for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
+      switch (out.kind) {
+        case 'execute': {
+          const launch = this._launches.get(out.taskId);
+          this._launches.delete(out.taskId);
+          launch?.();
+          break;
+        }
+        case 'cancelled':
+        case 'expired': {
+          const entry = this._tasks.get(out.taskId);
+          if (entry !== undefined) this._settle(out.taskId, entry, out.kind);
+          break;
+        }
+        case 'inputResponse': {
+          const pending = this._tasks.get(out.taskId)?.inputs.get(out.requestId);
+          if (pending !== undefined) {
+            this._tasks.get(out.taskId).inputs.delete(out.requestId);
+            const response = JSON.parse(out.response);
+            if (response.error !== undefined) pending.reject(new TaskProtocolError(response.error.code, response.error.message, response.error.data));
+            else pending.resolve(response.result);
+          }
+          break;
+        }
+        case 'send': {
+          // Streams that asked for it: notifications/tasks on a listen stream, or a 2025-11-25
+          // tasks/result waiting for its answer. Messages for no open stream are dropped.
+          if (out.inReplyTo !== null) this._sinks.get(out.inReplyTo)?.(out.message);
+          break;
+        }
+        default:
+          break; // forward (handled by the caller), audit, outputsDropped
+      }
+    }
+    this._arm();
+  }
+
+  _arm() {
+    if (this._closed) return;
+    const due = this.engine.nextDeadline();
+    if (due === this._timerAt) return;
+    if (this._timer !== undefined) clearTimeout(this._timer);
+    this._timer = undefined;
+    this._timerAt = due;
+    if (due === null) return;
+    this._timer = setTimeout(() => {
+      this._timer = undefined;
+      this._timerAt = null;
+      this.engine.handleTimeout();
+      this._drain();
+    }, Math.max(0, due - Date.now()));
+    this._timer.unref?.();
+  }
+}
+
+export { TasksExtension, TaskContext, TaskHandle, TaskProtocolError };
