@@ -50,6 +50,8 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8'));
   // 1.24.0 is the first SDK release with experimental tasks (TaskStore); 1.23.x has none.
   assert.equal(pkg.peerDependencies['@modelcontextprotocol/sdk'], '>=1.24 <2');
+  // Optional: an install for the engine or the requestor alone pulls no SDK.
+  assert.deepEqual(pkg.peerDependenciesMeta['@modelcontextprotocol/sdk'], { optional: true });
   assert.equal(pkg.dependencies?.['@modelcontextprotocol/sdk'], undefined);
 });
 
