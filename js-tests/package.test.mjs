@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
@@ -32,7 +33,9 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /npm install mcp-task-core/);
   assert.match(readme, /## Options/);
   assert.match(readme, /Cloudflare Workers/);
-  assert.match(fs.readFileSync(path.join(pkg.installed, "extras.cjs"), "utf8"), /module\.exports = \{ handleObject, drainOutputs, guardFreed, notInitialized \}/);
+  // The CommonJS twin exports what the ES module does.
+  const extras = createRequire(import.meta.url)(path.join(pkg.installed, 'extras.cjs'));
+  assert.deepEqual(Object.keys(extras).sort(), ['drainOutputs', 'guardFreed', 'handleObject', 'notInitialized']);
 });
 
 test('every target of the exports map exists', () => {

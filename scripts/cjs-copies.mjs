@@ -1,15 +1,20 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js, sdk.js, redis.js, storage.js, server.js -> *.cjs   (imports -> require, './x.js' -> './x.cjs', exports -> module.exports)
+//   extras.js, sdk.js, redis.js, storage.js, server.js -> *.cjs   (esbuild's ESM -> CommonJS
+//     transform; a sibling ES module './x.js' is required as its twin './x.cjs')
 //   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts -> *.d.cts   (same declarations)
 //   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
 //   JS snippets as ES modules even for --target nodejs, which `require`s them)
-// The ES sources must keep to plain forms: `import { a, b } from 'x';` lines,
-// `export function name(` declarations and one final `export { a, b };` list.
 //
 //   node scripts/cjs-copies.mjs PKG_DIR
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// esbuild comes with the JS test harness (js-tests/node_modules, installed by scripts/setup.sh).
+const harness = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'js-tests', 'package.json');
+const esbuild = createRequire(harness)('esbuild');
 
 const dir = process.argv[2];
 const note = (from) => `// Generated from ${from} by scripts/build-pkg.sh: do not edit.\n`;
@@ -17,21 +22,17 @@ const note = (from) => `// Generated from ${from} by scripts/build-pkg.sh: do no
 function toCommonJs(file, target = file.replace(/\.js$/, '.cjs')) {
   const src = path.join(dir, file);
   if (!fs.existsSync(src)) return;
-  let text = fs.readFileSync(src, 'utf8');
-  const exported = [];
-  // A relative import of a sibling ES module needs its CommonJS twin: './x.js' -> './x.cjs'.
-  text = text.replace(/^import \{([^}]+)\} from '([^']+)';$/gm, (_, names, from) => `const {${names}} = require('${from.replace(/^(\.\.?\/.*)\.js$/, '$1.cjs')}');`);
-  text = text.replace(/^export function (\w+)\(/gm, (_, name) => {
-    exported.push(name);
-    return `function ${name}(`;
+  const { code, warnings } = esbuild.transformSync(fs.readFileSync(src, 'utf8'), {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    sourcefile: file,
+    legalComments: 'inline',
   });
-  text = text.replace(/^export \{([^}]+)\};\s*$/gm, (_, names) => {
-    exported.push(...names.split(',').map((n) => n.trim()).filter(Boolean));
-    return '';
-  });
-  if (/^\s*(import|export)\b/m.test(text)) throw new Error(`${file}: an import or export form this script does not convert`);
-  const result = `'use strict';\n${note(file)}${text.trimEnd()}\n\nmodule.exports = { ${exported.join(', ')} };\n`;
-  fs.writeFileSync(path.join(dir, target), result);
+  if (warnings.length) throw new Error(`${file}: ${warnings.map((w) => w.text).join('; ')}`);
+  // Only the relative requires esbuild wrote: a sibling ES module has its CommonJS twin.
+  const twins = code.replace(/require\("(\.\.?\/[^"]+)\.js"\)/g, 'require("$1.cjs")');
+  fs.writeFileSync(path.join(dir, target), `'use strict';\n${note(file)}${twins}`);
 }
 
 function typesCopy(file) {

@@ -34,12 +34,17 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const esm = source('sdk.js');
   const cjs = source('sdk.cjs');
   assert.match(cjs.src, /^'use strict';\n\/\/ Generated from sdk\.js/, 'sdk.cjs is the generated twin');
-  assert.match(cjs.src, /module\.exports = \{ WasmTaskStore, WasmTaskMessageQueue,/);
+  // The twin exports what the ES module does (read from the source, not from a converter's layout).
+  const exported = [...esm.src.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]);
+  const listed = [...esm.src.matchAll(/^export \{([^}]+)\}/gm)].flatMap((m) => m[1].split(',').map((n) => n.trim()).filter(Boolean));
+  assert.ok(exported.length + listed.length >= 2);
+  for (const name of [...exported, ...listed]) assert.match(cjs.src, new RegExp(`\\b${name}: \\(\\) => ${name}\\b`), `sdk.cjs exports ${name}`);
   const code = (src) => src.replace(/^\s*\/\/.*$/gm, '');
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
+  requires.sort();
   assert.deepEqual(imports, ['mcp-task-core', './storage.js']);
-  assert.deepEqual(requires, ['mcp-task-core', './storage.cjs']);
+  assert.deepEqual(requires, ['./storage.cjs', 'mcp-task-core']);
   // The storage loop (mcp-task-core/storage) loads nothing at all.
   for (const file of ['storage.js', 'storage.cjs']) {
     assert.doesNotMatch(code(source(file).src), /^\s*import\b|\brequire\(/m, `${file} imports nothing`);
