@@ -4,8 +4,9 @@
 // extension (2026-07-28) over fetch. Each request carries the 2026-07-28 standard headers
 // (MCP-Protocol-Version, Mcp-Method, and Mcp-Name from the `send` output), which rmcp checks
 // against the body. A task with a delay runs to `completed` through tasks/get; a task asks for
-// input (inputRequests) answered by tasks/update; an operation error ends `failed`; a cancelled
-// task ends `cancelled`. scripts/test-all.sh builds the crate first; `cargo build` is a no-op then.
+// input (inputRequests) answered by tasks/update; a plain call is answered at once; an operation
+// error ends `failed`; a cancelled task ends `cancelled`. scripts/test-all.sh builds the crate
+// first; `cargo build` is a no-op then.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -145,7 +146,7 @@ after(async () => {
 
 const find = (calls, kind) => (o) => o.kind === kind && (calls.includes(o.callId) || calls.includes(o.taskId));
 
-test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskRequestor: completed, input, failed, cancelled', { timeout: 60_000 }, async () => {
+test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskRequestor: completed, input, plain, failed, cancelled', { timeout: 60_000 }, async () => {
   // server/discover picks the dialect: rmcp lists 2026-07-28 and the tasks extension.
   const discover = JSON.stringify({
     jsonrpc: '2.0',
@@ -184,7 +185,16 @@ test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskReques
     assert.equal(JSON.parse(greeted.response).result.content[0].text, 'Hello, Ferris!');
     assert.ok(d.sent.some((s) => s.method === 'tasks/update' && s.mcpName === asked.taskId && s.status === 200));
 
-    // 3. An operation error: the task ends failed with the JSON-RPC error.
+    // 3. A plain call (no declaration): rmcp runs the tool and answers at once. Every 2026-07-28
+    // request carries clientCapabilities (rmcp answers -32602 without), here without the extension.
+    const plain = d.requestor.call('tools/call', JSON.stringify({ name: 'slow_echo', arguments: { text: 'plain', delayMs: 10 } }));
+    d.pump();
+    const answered = await d.next(find([plain], 'plainResponse'));
+    assert.equal(JSON.parse(answered.response).result.content[0].text, 'echo: plain');
+    const plainSent = JSON.parse(d.sent.find((s) => s.message.includes('"text":"plain"')).message);
+    assert.deepEqual(plainSent.params._meta['io.modelcontextprotocol/clientCapabilities'], {});
+
+    // 4. An operation error: the task ends failed with the JSON-RPC error.
     const failing = d.call('failing_job', {});
     const failedTask = await d.next(find([failing], 'created'));
     const failed = await d.next(find([failedTask.taskId], 'finished'));
@@ -193,7 +203,7 @@ test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskReques
     assert.equal(error.code, -32603);
     assert.match(error.message, /disk quota exceeded/);
 
-    // 4. Cancel: acknowledged, then (eventually consistent) the task ends cancelled.
+    // 5. Cancel: acknowledged, then (eventually consistent) the task ends cancelled.
     const long = d.call('slow_echo', { text: 'never', delayMs: 30_000 });
     const second = await d.next(find([long], 'created'));
     d.requestor.cancel(second.taskId);

@@ -488,9 +488,15 @@ impl Requestor {
                 params = jsonrpc::with_member(&params, "task", &task).ok_or_else(not_object)?;
             }
             None if extension => {
-                // A plain call still names the protocol version; it does not declare the extension.
+                // A plain call still carries the per-request fields every 2026-07-28 request
+                // MUST (basic/index.mdx): the protocol version, and client capabilities (the
+                // host's own if it set them) without the extension.
                 let (key, value) = &extension_meta_entries()[0];
                 params = jsonrpc::with_meta_entry(&params, key, value).ok_or_else(bad_meta)?;
+                let key = extension::CLIENT_CAPABILITIES_META;
+                if jsonrpc::member(&params, "_meta").and_then(|meta| jsonrpc::member(meta, key)).is_none() {
+                    params = jsonrpc::with_meta_entry(&params, key, "{}").ok_or_else(bad_meta)?;
+                }
             }
             None => {}
         }
