@@ -323,12 +323,27 @@ fn arguments_go_out_byte_for_byte_in_both_dialects() {
 }
 
 #[test]
-fn a_plain_call_carries_client_capabilities_the_hosts_own_if_set() {
+fn every_call_carries_client_capabilities_the_hosts_own_if_set() {
     let mut p = Pair::new();
-    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Plain, None).unwrap();
     let own = r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}"#;
+    let own_ext =
+        r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"x/y":{"a":1}}}}}"#;
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Plain, None).unwrap();
     p.requestor.call("tools/call", Some(own), CallMode::Plain, None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(own), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(own_ext), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let caps: Vec<&Value> = p.sent.iter().map(|v| &v["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]).collect();
-    assert_eq!(caps, [&json!({}), &json!({"elicitation": {"form": {}}})]);
+    let tasks = json!({"io.modelcontextprotocol/tasks": {}});
+    assert_eq!(
+        caps,
+        [
+            &json!({}),
+            &json!({"elicitation": {"form": {}}}),
+            &json!({"extensions": tasks}),
+            &json!({"elicitation": {"form": {}}, "extensions": tasks}),
+            &json!({"elicitation": {}, "extensions": {"x/y": {"a": 1}, "io.modelcontextprotocol/tasks": {}}}),
+        ]
+    );
 }

@@ -97,8 +97,8 @@ class Driver {
   }
 
   /** Calls `name` as a task (the extension is declared; rmcp decides); returns the call id. */
-  call(name, args) {
-    const id = this.requestor.call('tools/call', JSON.stringify({ name, arguments: args }), true);
+  call(name, args, meta) {
+    const id = this.requestor.call('tools/call', JSON.stringify({ name, arguments: args, ...(meta && { _meta: meta }) }), true);
     this.pump();
     return id;
   }
@@ -172,8 +172,12 @@ test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskReques
     const gets = d.sent.filter((s) => s.method === 'tasks/get' && s.mcpName === created.taskId);
     assert.ok(gets.length >= 2, `polled with tasks/get: ${gets.length}`);
 
-    // 2. A task that asks for input (inputRequests), answered through tasks/update.
-    const ask = d.call('ask_name', {});
+    // 2. A task that asks for input (inputRequests), answered through tasks/update. rmcp may ask
+    // only a client that declared elicitation (mrtr.mdx): the requestor adds the extension to the
+    // capabilities the host declares; without elicitation the tool refuses at once.
+    const refused = d.call('ask_name', {});
+    assert.equal(JSON.parse((await d.next(find([refused], 'plainResponse'))).response).result.isError, true);
+    const ask = d.call('ask_name', {}, { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } });
     const asked = await d.next(find([ask], 'created')).then((c) => d.next(find([c.taskId], 'inputRequest')));
     const request = JSON.parse(asked.request);
     assert.equal(request.method, 'elicitation/create');
@@ -184,6 +188,11 @@ test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskReques
     assert.equal(greeted.status, 'completed');
     assert.equal(JSON.parse(greeted.response).result.content[0].text, 'Hello, Ferris!');
     assert.ok(d.sent.some((s) => s.method === 'tasks/update' && s.mcpName === asked.taskId && s.status === 200));
+    const askSent = JSON.parse(d.sent.find((s) => s.method === 'tools/call' && s.message.includes('elicitation')).message);
+    assert.deepEqual(askSent.params._meta['io.modelcontextprotocol/clientCapabilities'], {
+      elicitation: { form: {} },
+      extensions: { 'io.modelcontextprotocol/tasks': {} },
+    });
 
     // 3. A plain call (no declaration): rmcp runs the tool and answers at once. Every 2026-07-28
     // request carries clientCapabilities (rmcp answers -32602 without), here without the extension.

@@ -7,7 +7,8 @@
 //! - `slow_echo {text, delayMs?}`: answers "echo: <text>" after `delayMs` (default 300);
 //!   `tasks/cancel` stops it (cooperatively) and it ends `cancelled`.
 //! - `ask_name {}`: asks for a name through `inputRequests` (an `elicitation/create`),
-//!   answered by `tasks/update`; answers "Hello, <name>!".
+//!   answered by `tasks/update`; answers "Hello, <name>!". Only for a request that declares
+//!   elicitation; otherwise an `isError` result at once.
 //! - `failing_job {}`: the operation fails with a JSON-RPC error: the task ends `failed`.
 //!
 //! A request without the extension gets `slow_echo` run plainly. Prints
@@ -48,7 +49,8 @@ fn options() -> TaskOptions {
 impl ServerHandler for TaskServer {
     async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, McpError> {
         let args = request.arguments.clone().unwrap_or_default();
-        let as_task = context.client_capabilities().is_some_and(|caps| caps.supports_tasks());
+        let caps = context.client_capabilities().unwrap_or_default();
+        let as_task = caps.supports_tasks();
         let text_arg = args.get("text").and_then(Value::as_str).unwrap_or("").to_owned();
         let delay = Duration::from_millis(args.get("delayMs").and_then(Value::as_u64).unwrap_or(300));
         let task = match request.name.as_ref() {
@@ -66,6 +68,10 @@ impl ServerHandler for TaskServer {
                     }
                 })
             }),
+            // mrtr.mdx: a server MUST NOT send an inputRequests the client has not declared.
+            "ask_name" if caps.elicitation.is_none() => {
+                return Ok(CallToolResponse::Complete(CallToolResult::error(vec![ContentBlock::text("ask_name needs elicitation")])));
+            }
             "ask_name" => self.tasks.spawn(options(), |ctx| {
                 Box::pin(async move {
                     let request: InputRequest = serde_json::from_value(json!({
