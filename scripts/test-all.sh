@@ -4,13 +4,15 @@
 #   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings
 #   3. Rust: unit, scenario, model-based property, security and doc tests
 #   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
-#   5. builds the test-only rmcp 3.x client (interop/rmcp-client) used by an interop test
+#   5. builds the test-only rmcp 3.x crate (interop/rmcp-client: a client, and a task server
+#      the requestor drives) used by two interop tests
 #   6. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
 #      workerd, the official MCP SDK 1.x end to end, the requestor against the SDK server,
 #      the SDK 2.x runtime (mcp-task-core/server) with the conformance suite's tasks-*
-#      scenarios on Node 22, the official requester ext-tasks and the rmcp client
+#      scenarios on Node 22, the official requester ext-tasks and the rmcp client; the
+#      requestor (2026-07-28) against the rmcp task server
 # Expected time on 2 cores from a fresh machine: ~17 minutes (about 3 of them
-# installing wasm-bindgen-cli, about 1 building interop/rmcp-client); about 7 minutes when
+# installing wasm-bindgen-cli, under 2 building interop/rmcp-client); about 7 minutes when
 # everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,7 +47,7 @@ for target in message sequence cursor requestor; do
 done
 rm -f "$fuzz_log"
 
-echo "== Interop client: rmcp 3.x (test-only crate interop/rmcp-client, its own workspace)"
+echo "== Interop: rmcp 3.x client and task server (test-only crate interop/rmcp-client, its own workspace)"
 start=$SECONDS
 cargo build --locked --quiet --manifest-path interop/rmcp-client/Cargo.toml
 echo "interop/rmcp-client built in $((SECONDS - start)) s"

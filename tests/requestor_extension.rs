@@ -91,6 +91,8 @@ impl Pair {
         self.base.check("JSONRPCRequest", v);
         let meta = &v["params"]["_meta"];
         assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28", "every request names its version: {v}");
+        // basic/index.mdx: clientCapabilities is a required per-request field (rmcp 3.x answers -32602 without it).
+        assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object(), "every request carries client capabilities: {v}");
         match v["method"].as_str().unwrap() {
             "tasks/get" => self.ext.check("GetTaskRequest", v),
             "tasks/update" => self.ext.check("UpdateTaskRequest", v),
@@ -232,6 +234,8 @@ fn failure_cancel_and_refusal() {
     // A plain call (no declaration) to a task-only tool: -32021 as a clear refusal.
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Plain, None).unwrap();
     p.pump();
+    let plain = &p.sent.last().unwrap()["params"]["_meta"];
+    assert_eq!(plain["io.modelcontextprotocol/clientCapabilities"], json!({}), "a plain call declares no extension");
     let refused = p.take_events();
     let [RequestorEvent::CallRefused { response, .. }] = refused.as_slice() else { panic!("{refused:?}") };
     let response: Value = serde_json::from_str(response).unwrap();
@@ -316,4 +320,30 @@ fn arguments_go_out_byte_for_byte_in_both_dialects() {
         }
         assert_eq!(message.contains(r#""task":{"ttl":5}"#), dialect == Dialect::Legacy);
     }
+}
+
+#[test]
+fn every_call_carries_client_capabilities_the_hosts_own_if_set() {
+    let mut p = Pair::new();
+    let own = r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}"#;
+    let own_ext =
+        r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"x/y":{"a":1}}}}}"#;
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Plain, None).unwrap();
+    p.requestor.call("tools/call", Some(own), CallMode::Plain, None).unwrap();
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(own), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(own_ext), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.pump();
+    let caps: Vec<&Value> = p.sent.iter().map(|v| &v["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]).collect();
+    let tasks = json!({"io.modelcontextprotocol/tasks": {}});
+    assert_eq!(
+        caps,
+        [
+            &json!({}),
+            &json!({"elicitation": {"form": {}}}),
+            &json!({"extensions": tasks}),
+            &json!({"elicitation": {"form": {}}, "extensions": tasks}),
+            &json!({"elicitation": {}, "extensions": {"x/y": {"a": 1}, "io.modelcontextprotocol/tasks": {}}}),
+        ]
+    );
 }

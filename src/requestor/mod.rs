@@ -68,6 +68,16 @@ fn extension_meta_entries() -> [(&'static str, String); 2] {
     ]
 }
 
+/// The `clientCapabilities` the host set in `params._meta` (an object), with the
+/// tasks extension declared in it; `None` when the host set none.
+fn host_capabilities_with_extension(params: &str) -> Option<String> {
+    let raw = jsonrpc::member(params, "_meta").and_then(|meta| jsonrpc::member(meta, extension::CLIENT_CAPABILITIES_META))?;
+    let mut caps: serde_json::Map<String, Value> = serde_json::from_str(raw).ok()?;
+    let extensions = caps.entry("extensions").or_insert_with(|| Value::Object(Default::default()));
+    extensions.as_object_mut()?.entry(extension::EXTENSION_ID).or_insert_with(|| Value::Object(Default::default()));
+    serde_json::to_string(&caps).ok()
+}
+
 /// How [`Requestor::call`] sends a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CallMode {
@@ -75,7 +85,8 @@ pub enum CallMode {
     Plain,
     /// Ask for a task. 2025-11-25: `params.task`, with `ttl_ms` as its `ttl`
     /// (`None`: the receiver's default). Tasks extension: the request declares
-    /// the extension and the receiver decides (it takes no TTL from the client).
+    /// the extension (added to the `clientCapabilities` the host put in
+    /// `params._meta`, if any) and the receiver decides (it takes no TTL from the client).
     Task { ttl_ms: Option<u64> },
 }
 
@@ -479,7 +490,11 @@ impl Requestor {
         match task {
             // The tasks extension has no params.task: the receiver decides, we declare we can take a task.
             Some(_) if extension => {
-                for (key, value) in extension_meta_entries() {
+                let [version, (caps_key, caps)] = extension_meta_entries();
+                // The host's own capabilities (e.g. elicitation, which a server needs before it
+                // puts one in inputRequests, mrtr.mdx) are kept, the extension added to them.
+                let caps = host_capabilities_with_extension(&params).unwrap_or(caps);
+                for (key, value) in [version, (caps_key, caps)] {
                     params = jsonrpc::with_meta_entry(&params, key, &value).ok_or_else(bad_meta)?;
                 }
             }
@@ -488,9 +503,15 @@ impl Requestor {
                 params = jsonrpc::with_member(&params, "task", &task).ok_or_else(not_object)?;
             }
             None if extension => {
-                // A plain call still names the protocol version; it does not declare the extension.
+                // A plain call still carries the per-request fields every 2026-07-28 request
+                // MUST (basic/index.mdx): the protocol version, and client capabilities (the
+                // host's own if it set them) without the extension.
                 let (key, value) = &extension_meta_entries()[0];
                 params = jsonrpc::with_meta_entry(&params, key, value).ok_or_else(bad_meta)?;
+                let key = extension::CLIENT_CAPABILITIES_META;
+                if jsonrpc::member(&params, "_meta").and_then(|meta| jsonrpc::member(meta, key)).is_none() {
+                    params = jsonrpc::with_meta_entry(&params, key, "{}").ok_or_else(bad_meta)?;
+                }
             }
             None => {}
         }
