@@ -6,11 +6,11 @@
 use super::jsonrpc::{as_str, first_byte, json_string, object_members, present, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND};
 use super::legacy::TtlRequest;
 use super::params::{params_object, task_id_param};
+use super::task_members::{write_task_members, TaskKeys};
 use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
 use crate::core::{Outcome, TaskStatus, TaskView};
 use crate::core::{RequestKind, TaskSupport};
-use crate::time::format_timestamp;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -102,27 +102,10 @@ fn shown_status(status: TaskStatus, outcome: Option<&Outcome>) -> TaskStatus {
     }
 }
 
+const KEYS: TaskKeys = TaskKeys { ttl: "ttlMs", poll_interval: "pollIntervalMs" };
+
 fn write_fields(out: &mut String, t: TaskView<'_>, status: TaskStatus) {
-    out.push_str("\"taskId\":");
-    out.push_str(&json_string(t.id));
-    out.push_str(",\"status\":\"");
-    out.push_str(status.as_str());
-    out.push('"');
-    if let Some(m) = t.status_message {
-        out.push_str(",\"statusMessage\":");
-        out.push_str(&json_string(m));
-    }
-    let _ = write!(out, ",\"createdAt\":\"{}\"", format_timestamp(t.created_at));
-    let _ = write!(out, ",\"lastUpdatedAt\":\"{}\"", format_timestamp(t.updated_at));
-    match t.ttl {
-        Some(ttl) => {
-            let _ = write!(out, ",\"ttlMs\":{ttl}");
-        }
-        None => out.push_str(",\"ttlMs\":null"),
-    }
-    if let Some(p) = t.poll_interval {
-        let _ = write!(out, ",\"pollIntervalMs\":{p}");
-    }
+    write_task_members(out, t, status, &KEYS);
 }
 
 /// The flat `CreateTaskResult` (`resultType: "task"`).

@@ -5,11 +5,11 @@ use super::extension::InputRequest;
 use super::jsonrpc::{as_str, first_byte, json_string, present, with_meta_entry, RpcError, METHOD_NOT_FOUND};
 use super::params::params_object;
 pub(crate) use super::params::task_id_param;
+use super::task_members::{write_task_members, TaskKeys};
 use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
 use crate::core::TaskView;
 use crate::core::{Outcome, RequestKind, TaskSupport};
-use crate::time::format_timestamp;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -22,26 +22,8 @@ pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immedi
 
 /// Writes a `Task` object.
 pub(crate) fn write_task(out: &mut String, t: TaskView<'_>) {
-    out.push_str("{\"taskId\":");
-    out.push_str(&json_string(t.id));
-    out.push_str(",\"status\":\"");
-    out.push_str(t.status.as_str());
-    out.push('"');
-    if let Some(m) = t.status_message {
-        out.push_str(",\"statusMessage\":");
-        out.push_str(&json_string(m));
-    }
-    let _ = write!(out, ",\"createdAt\":\"{}\"", format_timestamp(t.created_at));
-    let _ = write!(out, ",\"lastUpdatedAt\":\"{}\"", format_timestamp(t.updated_at));
-    match t.ttl {
-        Some(ttl) => {
-            let _ = write!(out, ",\"ttl\":{ttl}");
-        }
-        None => out.push_str(",\"ttl\":null"),
-    }
-    if let Some(p) = t.poll_interval {
-        let _ = write!(out, ",\"pollInterval\":{p}");
-    }
+    out.push('{');
+    write_task_members(out, t, t.status, &TaskKeys { ttl: "ttl", poll_interval: "pollInterval" });
     out.push('}');
 }
 

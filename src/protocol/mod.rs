@@ -8,6 +8,7 @@ pub mod extension;
 pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
+pub(crate) mod task_members;
 
 use crate::config::{Capabilities, Config};
 use crate::core::{Outcome, RequestKind, TaskSupport, TaskView};
