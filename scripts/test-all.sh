@@ -2,7 +2,8 @@
 # Sets up everything and runs every test:
 #   1. installs what is missing (wasm32 target, pinned wasm-bindgen-cli, npm packages, Chromium, cargo-fuzz)
 #   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings
-#   3. Rust: unit, scenario, model-based property, security and doc tests
+#   3. Rust: unit, scenario, model-based property, security and doc tests; the unit and
+#      integration tests again on wasm32 (wasm-bindgen-test-runner under Node)
 #   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
 #   5. builds the test-only rmcp 3.x crate (interop/rmcp-client: a client, and a task server
 #      the requestor drives) used by two interop tests
@@ -32,8 +33,10 @@ echo "== Rust tests"
 cargo test --all-targets
 cargo test --doc
 
-echo "== Rust unit tests on wasm32 (wasm-bindgen-test-runner under Node)"
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --lib
+echo "== Rust unit and integration tests on wasm32 (wasm-bindgen-test-runner under Node)"
+start=$SECONDS
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --target wasm32-unknown-unknown --tests
+echo "wasm32 tests built and run in $((SECONDS - start)) s"
 
 echo "== Fuzz smoke (${FUZZ_SECONDS:-60} s per target)"
 fuzz_log="$(mktemp)"

@@ -100,7 +100,8 @@ fn tool_call(id: u64) -> String {
     json!({"jsonrpc":"2.0","id": id,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}).to_string()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_reply_waits_behind_the_persist_of_what_it_changed() {
     let clock = ManualClock::new(T);
     let mut a = node("a", &clock, "t");
@@ -121,7 +122,8 @@ fn the_reply_waits_behind_the_persist_of_what_it_changed() {
     assert_eq!(store.writes, 1);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_restart_restores_every_acknowledged_task_and_fails_the_dead_workers_ones() {
     let clock = ManualClock::new(T);
     let mut store = Store::default();
@@ -174,7 +176,8 @@ fn a_restart_restores_every_acknowledged_task_and_fails_the_dead_workers_ones() 
     assert_eq!(get(&mut b, "t2").status, TaskStatus::Completed, "finished work is untouched");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn complete_and_cancel_race_across_instances_with_exactly_one_winner() {
     for round in 0..200u64 {
         let clock = ManualClock::new(T);
@@ -214,7 +217,8 @@ fn complete_and_cancel_race_across_instances_with_exactly_one_winner() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_cancel_on_another_instance_reaches_the_running_work_within_a_poll_interval() {
     let clock = ManualClock::new(T);
     let mut store = Store::default();
@@ -238,7 +242,8 @@ fn a_cancel_on_another_instance_reaches_the_running_work_within_a_poll_interval(
     assert_eq!(a.engine.get_task("t1", Some("s")).unwrap().status, TaskStatus::Cancelled);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_live_worker_keeps_its_task_alive_past_many_leases() {
     let clock = ManualClock::new(T);
     let mut store = Store::default();
@@ -266,7 +271,8 @@ fn a_live_worker_keeps_its_task_alive_past_many_leases() {
     assert_eq!(store.writes, writes);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn extension_tasks_and_their_input_requests_survive_too() {
     let clock = ManualClock::new(T);
     let mut store = Store::default();
@@ -303,7 +309,8 @@ fn extension_tasks_and_their_input_requests_survive_too() {
     assert_eq!(c.engine.export_task("t1"), b.engine.export_task("t1"));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn ttl_expiry_deletes_from_the_store_and_bad_records_are_refused() {
     let clock = ManualClock::new(T);
     let mut store = Store::default();
@@ -329,7 +336,8 @@ fn lister(instance: &str, clock: &ManualClock, ids: &str, cursor_key: Option<[u8
     Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new(ids)))
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
     let clock = ManualClock::new(T);
     let key = Some([42u8; 16]);

@@ -28,7 +28,8 @@ fn forwarded(outs: &[Output]) -> Vec<String> {
         .collect()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn responses_are_never_answered_even_when_unusable() {
     let mut rig = small_limits();
     let huge_result = format!(r#"{{"jsonrpc":"2.0","id":"host-1","result":{{"data":"{}"}}}}"#, "x".repeat(1000));
@@ -48,7 +49,8 @@ fn responses_are_never_answered_even_when_unusable() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn two_engines_on_one_connection_do_not_trade_errors() {
     let mut engines = [small_limits(), small_limits()];
     let mut message = Some("not json at all".to_owned());
@@ -61,7 +63,8 @@ fn two_engines_on_one_connection_do_not_trade_errors() {
     assert_eq!(hops, 2, "one error reply, which is not answered");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn an_over_limit_response_to_a_side_channel_request_reaches_the_task() {
     let mut rig = small_limits();
     let t = rig.start(A);
@@ -78,7 +81,8 @@ fn an_over_limit_response_to_a_side_channel_request_reaches_the_task() {
     assert_eq!(rig.status(A, &t), "working");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn over_limit_requests_are_answered_under_their_own_id() {
     let mut rig = small_limits();
     let big = format!(r#"{{"jsonrpc":"2.0","id":"call-9","method":"tools/call","params":{{"name":"{}"}}}}"#, "x".repeat(400));
@@ -97,7 +101,8 @@ fn over_limit_requests_are_answered_under_their_own_id() {
     assert!(reply.get("id").is_none(), "{reply}");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn side_channel_ids_never_repeat_for_the_engines_lifetime() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -112,7 +117,8 @@ fn side_channel_ids_never_repeat_for_the_engines_lifetime() {
     assert_eq!(seen.len(), 3);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn list_is_advertised_exactly_where_it_answers() {
     for context_binding in [true, false] {
         for list in [true, false] {
@@ -133,7 +139,8 @@ fn list_is_advertised_exactly_where_it_answers() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn any_non_negative_integer_ttl_is_clamped_by_the_policy() {
     let mut rig = Rig::server();
     let max = rig.engine.config().ttl.max_ms;
@@ -146,7 +153,8 @@ fn any_non_negative_integer_ttl_is_clamped_by_the_policy() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn results_keep_numbers_of_any_size_byte_for_byte() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -164,7 +172,8 @@ fn results_keep_numbers_of_any_size_byte_for_byte() {
     assert!(reply.contains(&format!(r#""io.modelcontextprotocol/related-task":{{"taskId":"{t}"}}"#)));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_output_queue_is_bounded_and_says_what_it_dropped() {
     let mut config = Config { audit: true, ..Config::default() };
     config.limits.max_pending_outputs = 4;

@@ -106,7 +106,8 @@ fn code(reply: &Value) -> i64 {
     error_code(reply)
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_schema_checker_refuses_wrong_shapes() {
     let mut ext = Schema::extension();
     let good = json!({"resultType":"task","taskId":"t","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null});
@@ -123,14 +124,16 @@ fn the_schema_checker_refuses_wrong_shapes() {
     assert!(!ext.is_valid("GetTaskResult", &failed_without_error));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn capability_for_server_discover() {
     let caps: Value = serde_json::from_str(mcp_task_core::protocol::extension::capability_json()).unwrap();
     Schema::base_2026().check("ServerCapabilities", &json!({ "extensions": caps }));
     assert_eq!(caps, json!({"io.modelcontextprotocol/tasks": {}}));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_server_decides_by_tool_policy_and_declaration() {
     let mut x = Ext::new();
     // Always a task, for a declaring client: a flat CreateTaskResult, resolvable at once.
@@ -152,7 +155,8 @@ fn the_server_decides_by_tool_policy_and_declaration() {
     assert_eq!(x.engine.task_count(), 2);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn per_call_tools_are_forwarded_and_the_host_may_start_a_task() {
     let mut x = Ext::new();
     let text = x.request("tools/call", json!({"name": "decide"}), true);
@@ -171,7 +175,8 @@ fn per_call_tools_are_forwarded_and_the_host_may_start_a_task() {
     assert!(x.engine.start_task(&undeclared, A).is_err());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn task_methods_need_the_declaration() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
@@ -183,7 +188,8 @@ fn task_methods_need_the_declaration() {
     assert_eq!(x.get(A, &id)["status"], "working", "nothing changed");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn result_and_list_do_not_exist() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
@@ -194,7 +200,8 @@ fn result_and_list_do_not_exist() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn get_inlines_the_outcome() {
     let mut x = Ext::new();
     // completed, also for isError: true (failed is for JSON-RPC errors only)
@@ -227,7 +234,8 @@ fn get_inlines_the_outcome() {
     assert_eq!(error_message(&reply), "Failed to retrieve task: Task has expired");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn input_requests_are_listed_and_answered_by_update() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
@@ -285,7 +293,8 @@ fn input_requests_are_listed_and_answered_by_update() {
     assert_eq!(x.get(A, &id)["status"], "input_required");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cancel_acknowledges_and_is_idempotent() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
@@ -306,7 +315,8 @@ fn cancel_acknowledges_and_is_idempotent() {
     assert_eq!(code(&reply), -32602);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn mcp_name_must_match_the_task() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
@@ -322,7 +332,8 @@ fn mcp_name_must_match_the_task() {
     assert!(x.send_text(&text, &b64).unwrap().get("result").is_some());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn status_notifications_go_only_to_subscribed_streams() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
@@ -373,7 +384,8 @@ fn status_notifications_go_only_to_subscribed_streams() {
     assert_eq!(error["id"], 7);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn extension_tasks_get_no_progress_notifications() {
     let mut x = Ext::new();
     let text = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{
@@ -388,7 +400,8 @@ fn extension_tasks_get_no_progress_notifications() {
     assert!(x.drain().is_empty());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn both_dialects_share_one_engine() {
     let mut x = Ext::new();
     let legacy_call = |id: u64| {
@@ -433,7 +446,8 @@ fn both_dialects_share_one_engine() {
     assert_eq!(x.get(A, &old2)["status"], "cancelled");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_host_can_force_the_dialect() {
     let mut x = Ext::new();
     // No protocolVersion in _meta: read as 2025-11-25 unless the host says otherwise.
@@ -447,7 +461,8 @@ fn the_host_can_force_the_dialect() {
     assert_eq!(reply["result"]["resultType"], "task");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_inlined_result_carries_its_result_type() {
     // 2026-07-28: every result carries resultType ("Servers implementing this protocol version
     // MUST include this field"), and tasks/get returns exactly what the request would have

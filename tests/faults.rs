@@ -78,7 +78,8 @@ fn outcome_of(ended: &HashMap<String, String>, needle: &str) -> Option<String> {
     ended.values().find(|v| v.contains(needle)).cloned()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_clean_wire_gives_each_call_its_own_outcome() {
     for dialect in [Dialect::Legacy, Dialect::Extension] {
         let (wire, ended) = run(dialect, 1, 0);
@@ -91,7 +92,8 @@ fn a_clean_wire_gives_each_call_its_own_outcome() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_call_ends_once_whatever_the_wire_does() {
     let mut disturbed = 0;
     for dialect in [Dialect::Legacy, Dialect::Extension] {

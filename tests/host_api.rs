@@ -17,7 +17,8 @@ fn statuses_sent(rig: &mut Rig) -> Vec<String> {
         .collect()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_legal_transition_notifies_with_the_full_task() {
     let mut rig = Rig::server();
     // working -> input_required -> working -> completed
@@ -49,7 +50,8 @@ fn every_legal_transition_notifies_with_the_full_task() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn illegal_transitions_are_refused_and_terminal_states_never_change() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -76,7 +78,8 @@ fn illegal_transitions_are_refused_and_terminal_states_never_change() {
     assert_eq!(rig.engine.complete("nope", "{}").unwrap_err().code(), "unknown_task");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn outcomes_are_checked() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -88,14 +91,15 @@ fn outcomes_are_checked() {
     }
     assert_eq!(rig.status(A, &t), "working");
     // isError only fails tool calls; other kinds complete.
-    let mut client = Engine::new(Config { capabilities: mcp_task_core::Capabilities::client(), ..Default::default() });
+    let mut client = Rig::new(Config { capabilities: mcp_task_core::Capabilities::client(), ..Default::default() }).engine;
     let task = client.create_task(A, RequestKind::SamplingCreateMessage, TtlRequest::Default, None).unwrap();
     let done =
         client.complete(&task.task_id, r#"{"isError":true,"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}"#).unwrap();
     assert_eq!(done.status, TaskStatus::Completed);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn result_meta_is_merged_not_clobbered() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -105,7 +109,8 @@ fn result_meta_is_merged_not_clobbered() {
     assert_eq!(r["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"], t);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn several_waiters_all_get_the_answer_and_a_cancelled_wait_is_dropped() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -122,7 +127,8 @@ fn several_waiters_all_get_the_answer_and_a_cancelled_wait_is_dropped() {
     assert_eq!(answered, vec![json!(2), json!(4)]);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn side_channel_requests_wait_for_a_result_stream_and_all_must_be_answered() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -146,7 +152,8 @@ fn side_channel_requests_wait_for_a_result_stream_and_all_must_be_answered() {
     assert!(matches!(&rig.drain()[..], [Output::Event(Event::Forward { .. })]));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn progress_uses_the_original_token_until_terminal() {
     let mut rig = Rig::server();
     let reply = rig.ask(A, "tools/call", json!({"name":"slow","task":{},"_meta":{"progressToken":"p-1"}}), "CreateTaskResult").unwrap();
@@ -169,7 +176,8 @@ fn progress_uses_the_original_token_until_terminal() {
     assert!(!rig.engine.report_progress(&t2, 1.0, None, None).unwrap());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn status_message_changes_are_visible() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -182,7 +190,8 @@ fn status_message_changes_are_visible() {
     assert_eq!(got["result"]["lastUpdatedAt"], "2025-11-25T10:30:00.250Z");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn ttl_policy_clamps_defaults_and_limits_unlimited() {
     let policy = TtlPolicy { default_ms: 30_000, max_ms: 120_000, allow_unlimited: false };
     let mut rig = Rig::new(Config { ttl: policy.clone(), model_immediate_response: Some("Working on it.".into()), ..Default::default() });
@@ -203,7 +212,8 @@ fn ttl_policy_clamps_defaults_and_limits_unlimited() {
     assert_eq!(rig.engine.next_deadline(), None, "unlimited tasks have no deadline");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn ids_from_the_host_never_overwrite() {
     let clock = ManualClock::new(T0);
     let mut calls = 0;
@@ -231,7 +241,8 @@ fn ids_from_the_host_never_overwrite() {
     assert_eq!(engine.poll_output(), None);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn time_going_backwards_is_clamped() {
     let mut rig = Rig::server();
     let t = rig.start(A);
@@ -243,7 +254,8 @@ fn time_going_backwards_is_clamped() {
     assert_eq!(got["result"]["lastUpdatedAt"], "2025-11-25T10:30:10.000Z", "never earlier than before");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn status_notifications_can_be_turned_off() {
     let mut rig = Rig::new(Config { status_notifications: false, ..Default::default() });
     rig.engine.register_tool("slow", TaskSupport::Required);
@@ -252,7 +264,8 @@ fn status_notifications_can_be_turned_off() {
     assert!(rig.drain().is_empty());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn store_api_matches_the_wire() {
     let mut rig = Rig::server();
     let task = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(1_000), Some("7")).unwrap();
@@ -273,7 +286,8 @@ fn store_api_matches_the_wire() {
     assert_eq!(rig.engine.get_task(&task.task_id, A), None, "expired");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn store_level_status_updates() {
     let mut rig = Rig::server();
     let t = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
@@ -291,7 +305,8 @@ fn store_level_status_updates() {
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { .. }))));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn has_task_sees_every_context_but_not_expired_tasks() {
     let mut rig = Rig::server();
     let t = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(100), None).unwrap().task_id;

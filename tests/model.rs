@@ -362,7 +362,8 @@ fn run(ops: Vec<Op>) {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
-    #[test]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn engine_matches_the_model(ops in prop::collection::vec(op(), 1..60)) {
         run(ops);
     }

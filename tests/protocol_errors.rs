@@ -13,7 +13,8 @@ fn observe(rig: &mut Rig, ids: &[String]) -> Vec<serde_json::Value> {
     ids.iter().map(|id| rig.get(A, id)["result"].clone()).collect()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn malformed_messages_get_the_spec_codes_and_change_nothing() {
     let mut rig = Rig::server();
     let ids = vec![rig.start(A), rig.start(A)];
@@ -97,7 +98,8 @@ fn malformed_messages_get_the_spec_codes_and_change_nothing() {
     assert_eq!(rig.engine.task_count(), 2);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn garbage_never_panics() {
     let mut rig = Rig::server();
     let id = rig.start(A);
@@ -124,7 +126,8 @@ fn garbage_never_panics() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn size_limit_is_enforced_before_parsing() {
     let mut config = Config::default();
     config.limits.max_message_bytes = 128;
@@ -135,7 +138,8 @@ fn size_limit_is_enforced_before_parsing() {
     assert!(error_message(&reply).contains("too large"));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn undeclared_request_types_run_as_plain_requests() {
     // A client that declared only elicitation tasks.
     let caps = Capabilities { elicitation_create: true, ..Default::default() };
@@ -163,7 +167,8 @@ fn undeclared_request_types_run_as_plain_requests() {
     assert!(matches!(&rig.drain()[..], [Output::Event(Event::Forward { .. })]));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tool_level_negotiation() {
     let mut rig = Rig::server();
     // optional: both ways.
@@ -184,7 +189,8 @@ fn tool_level_negotiation() {
     assert_eq!(rig.call_tool_task(A, "never", json!({}))["result"]["task"]["status"], "working");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn other_messages_are_forwarded_untouched() {
     let mut rig = Rig::server();
     for text in [
@@ -199,7 +205,8 @@ fn other_messages_are_forwarded_untouched() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn list_and_cancel_follow_the_declared_capabilities() {
     let caps = Capabilities { tools_call: true, ..Default::default() };
     let mut rig = Rig::new(Config { capabilities: caps, ..Default::default() });
@@ -213,7 +220,8 @@ fn list_and_cancel_follow_the_declared_capabilities() {
     assert_eq!(rig.status(A, &id), "working");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn limits_refuse_without_changing_anything() {
     let mut config = Config::default();
     config.limits.max_tasks_per_context = 2;

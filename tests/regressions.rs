@@ -7,7 +7,8 @@ use serde_json::json;
 
 /// fuzz/sequence: a `ttl: 0` task's deadline is due the moment it is created;
 /// the host learns so from `next_deadline` and one `handle_timeout` clears it.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn ttl_zero_is_due_at_creation_and_cleared_by_one_timeout() {
     let mut rig = Rig::server();
     rig.engine.register_tool("x", mcp_task_core::TaskSupport::Optional);

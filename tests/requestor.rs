@@ -29,7 +29,8 @@ impl Now for ManualClock {
 
 const SERVER_CAPS: &str = r#"{"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}}"#;
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn whole_lifecycle_with_input_required() {
     let mut p = pair(Config { poll_interval_ms: Some(1_000), ..Config::default() });
     assert!(should_augment(SERVER_CAPS, "tools/call", TaskSupport::Required, false).augment);
@@ -78,7 +79,8 @@ fn whole_lifecycle_with_input_required() {
     assert_eq!(p.gets(), gets, "no polls after a terminal status");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn failure_is_handed_over_with_the_exact_error() {
     let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
@@ -92,7 +94,8 @@ fn failure_is_handed_over_with_the_exact_error() {
     assert_eq!(response["error"], error);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cancel_reaches_the_receiver() {
     let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
@@ -115,7 +118,8 @@ fn cancel_reaches_the_receiver() {
     assert_eq!(p.gets(), gets);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn expiry_on_the_receiver_is_reported_as_lost() {
     let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(4_000) }, None).unwrap();
@@ -130,7 +134,8 @@ fn expiry_on_the_receiver_is_reported_as_lost() {
     assert!(p.requestor.tracked().is_empty());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn restart_and_resume() {
     let mut p = pair(Config::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, Some("7")).unwrap();
@@ -162,7 +167,8 @@ fn restart_and_resume() {
     assert!(p2.events.iter().any(|e| matches!(e, RequestorEvent::Lost { .. })), "{:?}", p2.events);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn receiver_that_never_notifies_is_polled_to_the_end() {
     let mut p = pair(Config { status_notifications: false, poll_interval_ms: Some(2_000), ..Config::default() });
     p.notifications = false;
@@ -175,7 +181,8 @@ fn receiver_that_never_notifies_is_polled_to_the_end() {
     assert_eq!(p.gets(), 3, "polls at 2 s, 4 s and 6 s");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn notifications_alone_end_the_wait_early() {
     // pollInterval is long; the status notification brings the result sooner.
     let mut p = pair(Config { poll_interval_ms: Some(30_000), ..Config::default() });
@@ -188,7 +195,8 @@ fn notifications_alone_end_the_wait_early() {
     assert_eq!(p.finished().unwrap().1["result"]["content"][0]["text"], "early");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn receiver_without_task_capability_gets_plain_requests() {
     let decision = should_augment("{}", "tools/call", TaskSupport::Required, true);
     assert!(!decision.augment);
@@ -204,7 +212,8 @@ fn receiver_without_task_capability_gets_plain_requests() {
     assert!(p.requestor.tracked().is_empty());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn refused_calls_and_listing() {
     let mut p = pair(Config { page_size: 2, ..Config::default() });
     let refused = p.requestor.call("tools/call", Some(r#"{"name":"maybe","task":5}"#), CallMode::Plain, None).unwrap();
@@ -238,7 +247,8 @@ fn ten_minute_task(poll_interval: Option<u64>) -> usize {
     p.gets()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn poll_schedule_follows_poll_interval() {
     for interval in [1_000u64, 5_000, 30_000] {
         let gets = ten_minute_task(Some(interval));
@@ -355,7 +365,8 @@ fn tool_result(text: &str) -> Value {
 }
 
 // Item 1: an error answer to a tasks/result sent while the task runs is not its outcome.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn early_tasks_result_error_is_retried_with_backoff_not_taken_as_outcome() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -416,7 +427,8 @@ fn early_tasks_result_error_is_retried_with_backoff_not_taken_as_outcome() {
 }
 
 // Item 1: a task that expires while tasks/result waits is lost, not finished with a non-terminal status.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn task_expiring_during_tasks_result_is_lost_not_finished() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -439,7 +451,8 @@ fn task_expiring_during_tasks_result_is_lost_not_finished() {
 }
 
 // Item 1: an answer to tasks/result is the outcome only once the task is terminal.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn early_tasks_result_answer_needs_a_terminal_status() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(5_000));
@@ -474,7 +487,8 @@ fn early_tasks_result_answer_needs_a_terminal_status() {
 }
 
 // Item 1: a completed task's tasks/result answered with a receiver error (-32603) is asked again.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn receiver_error_for_a_completed_task_is_not_its_outcome() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -494,7 +508,8 @@ fn receiver_error_for_a_completed_task_is_not_its_outcome() {
 }
 
 // Item 1: the real failure of a task, returned early by the blocking tasks/result, is still the outcome.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn early_failure_answer_is_confirmed_and_handed_over() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -521,7 +536,8 @@ fn early_failure_answer_is_confirmed_and_handed_over() {
 }
 
 // Item 1, end to end: a real receiver whose rate limit refuses some tasks/* requests.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn rate_limited_receiver_still_yields_the_real_result() {
     let limits = mcp_task_core::Limits { rate_limit: Some(mcp_task_core::RateLimit { burst: 1, per_second: 1 }), ..Default::default() };
     let mut p = pair(Config { poll_interval_ms: Some(200), limits, ..Config::default() });
@@ -541,7 +557,8 @@ fn rate_limited_receiver_still_yields_the_real_result() {
 }
 
 // Item 2: a tasks/result whose stream was dropped is sent again.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn dropped_tasks_result_is_sent_again() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -566,7 +583,8 @@ fn dropped_tasks_result_is_sent_again() {
 }
 
 // Item 2: a dropped tasks/get does not stop polling.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn dropped_tasks_get_is_sent_again() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -585,7 +603,8 @@ fn dropped_tasks_get_is_sent_again() {
 }
 
 // Item 2: a dropped tasks/result while input_required: polling goes on, and it is re-sent.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn dropped_blocking_tasks_result_keeps_polling_and_is_re_sent() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -608,7 +627,8 @@ fn dropped_blocking_tasks_result_keeps_polling_and_is_re_sent() {
 }
 
 // Item 3: a receiver's pollInterval above the requestor's ceiling is honoured.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn long_poll_interval_is_honoured() {
     for interval in [60_000u64, 300_000] {
         let mut p = pair(Config { poll_interval_ms: Some(interval), ..Config::default() });
@@ -640,7 +660,8 @@ fn long_poll_interval_is_honoured() {
 }
 
 // Item 4: a receiver that repeats a cursor ends the listing with an error.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn list_stops_on_a_repeated_cursor() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.requestor.list().unwrap();
@@ -663,7 +684,8 @@ fn list_stops_on_a_repeated_cursor() {
 }
 
 // Item 4: new cursors forever end at the page limit.
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn list_stops_at_the_page_limit() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.requestor.list().unwrap();
@@ -701,7 +723,8 @@ fn retrying(events: &[RequestorEvent]) -> Vec<(String, Value)> {
         .collect()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_receiver_error_to_tasks_result_is_reported_as_retrying() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -717,7 +740,8 @@ fn a_receiver_error_to_tasks_result_is_reported_as_retrying() {
     assert_eq!(s.requestor.next_deadline(), Some(s.now() + 1_000));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn request_failed_recovers_a_lost_tasks_result() {
     let mut s = Scripted::new(RequestorConfig::default());
     s.create(Some(1_000));
@@ -751,7 +775,8 @@ fn request_failed_recovers_a_lost_tasks_result() {
     assert!(matches!(s.events.last(), Some(RequestorEvent::Forward { .. })));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn calls_cancels_and_lists_without_an_answer_are_reported_failed() {
     let poll = PollPolicy { request_timeout_ms: 5_000, result_timeout_ms: 50_000, ..PollPolicy::default() };
     let mut s = Scripted::new(RequestorConfig { poll, ..Default::default() });
@@ -796,7 +821,8 @@ fn calls_cancels_and_lists_without_an_answer_are_reported_failed() {
     assert_eq!(s.requestor.tracked(), ["t1"], "still tracked and polled");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_blocking_tasks_result_gets_the_longer_timeout_until_the_task_ends() {
     let poll = PollPolicy { request_timeout_ms: 5_000, result_timeout_ms: 600_000, ..PollPolicy::default() };
     let mut s = Scripted::new(RequestorConfig { poll, ..Default::default() });
@@ -830,7 +856,8 @@ fn a_blocking_tasks_result_gets_the_longer_timeout_until_the_task_ends() {
     assert_eq!(s.finished()[0].0, TaskStatus::Completed);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn max_list_pages_is_configurable() {
     let mut s = Scripted::new(RequestorConfig { max_list_pages: 3, ..Default::default() });
     s.requestor.list().unwrap();
@@ -985,7 +1012,8 @@ mod random_receivers {
 
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
-        #[test]
+        #[cfg_attr(not(target_arch = "wasm32"), test)]
+        #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
         fn never_stuck_never_early(acts in prop::collection::vec(act(), 1..80)) {
             run(acts);
         }

@@ -135,7 +135,8 @@ impl NowValue for ManualClock {
 const ELICIT: Option<&str> =
     Some(r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}"#);
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_task_with_input_from_call_to_outcome() {
     let mut p = Pair::new();
     let call = p
@@ -201,7 +202,8 @@ fn a_task_with_input_from_call_to_outcome() {
     assert_eq!(p.requestor.next_deadline(), None);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn failure_cancel_and_refusal() {
     let mut p = Pair::new();
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
@@ -257,7 +259,8 @@ fn failure_cancel_and_refusal() {
     assert!(!p.requestor.tracked().contains(&"x".to_owned()));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
     let mut p = Pair::new();
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
@@ -279,7 +282,8 @@ fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
     assert!(p.take_events().iter().any(|e| matches!(e, RequestorEvent::Finished { status: TaskStatus::Completed, .. })));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_lost_update_is_shown_again() {
     let mut p = Pair::new();
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
@@ -306,7 +310,8 @@ fn a_lost_update_is_shown_again() {
     assert!(p.take_events().iter().any(|e| matches!(e, RequestorEvent::InputRequest { request_id: r, .. } if *r == request_id)));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn arguments_go_out_byte_for_byte_in_both_dialects() {
     for dialect in [Dialect::Legacy, Dialect::Extension] {
         let config = RequestorConfig { dialect, ..RequestorConfig::default() };
@@ -322,7 +327,8 @@ fn arguments_go_out_byte_for_byte_in_both_dialects() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_call_carries_client_capabilities_the_hosts_own_if_set() {
     let mut p = Pair::new();
     let own = r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}"#;

@@ -9,7 +9,8 @@ use serde_json::{json, Value};
 const A: Option<&str> = Some("session-a");
 const B: Option<&str> = Some("session-b");
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn lifecycle_with_elicitation_round_trip() {
     let mut rig = Rig::server();
     let reply = rig.call_tool_task(A, "slow", json!({"ttl": 60_000}));
@@ -87,7 +88,8 @@ fn lifecycle_with_elicitation_round_trip() {
     assert_eq!(again["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"], id);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn failure_replays_the_same_json_rpc_error() {
     let mut rig = Rig::server();
     let id = rig.start(A);
@@ -105,7 +107,8 @@ fn failure_replays_the_same_json_rpc_error() {
     assert_eq!(later["error"], serde_json::from_str::<Value>(error).unwrap());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn tool_error_result_fails_the_task_and_is_returned_as_is() {
     let mut rig = Rig::server();
     let id = rig.start(A);
@@ -118,7 +121,8 @@ fn tool_error_result_fails_the_task_and_is_returned_as_is() {
     assert_eq!(sent["result"]["content"][0]["text"], "disk full");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn cancel_stops_work_answers_waiters_and_sticks() {
     let mut rig = Rig::server();
     let id = rig.start(A);
@@ -142,7 +146,8 @@ fn cancel_stops_work_answers_waiters_and_sticks() {
     assert_eq!(error_message(&again), "Cannot cancel task: already in terminal status 'cancelled'");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn ttl_expiry_with_a_test_clock() {
     let mut rig = Rig::server();
     let id = rig.start(A);
@@ -164,7 +169,8 @@ fn ttl_expiry_with_a_test_clock() {
     assert_eq!(rig.engine.complete(&id, "{}").unwrap_err().code(), "unknown_task");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn expiry_does_not_wait_for_the_host_timer() {
     let mut rig = Rig::server();
     let reply = rig.call_tool_task(A, "slow", json!({"ttl": 0}));
@@ -184,7 +190,8 @@ fn list_ids(rig: &mut Rig, ctx: Option<&str>, cursor: Option<&str>) -> (Vec<Stri
     (ids, reply["result"]["nextCursor"].as_str().map(str::to_owned))
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn pagination_across_pages_while_tasks_come_and_go() {
     let mut rig = Rig::new(mcp_task_core::Config { page_size: 3, cursor_key: Some([2; 16]), ..Default::default() });
     rig.engine.register_tool("slow", mcp_task_core::TaskSupport::Required);
@@ -212,7 +219,8 @@ fn pagination_across_pages_while_tasks_come_and_go() {
     assert!(error_message(&reply).contains("cursor"));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn contexts_are_isolated() {
     let mut rig = Rig::server();
     let id = rig.start(A);

@@ -25,7 +25,8 @@ fn audits(outs: &[Output]) -> Vec<AuditEvent> {
         .collect()
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn audit_trail_of_a_lifecycle() {
     let mut rig = audit_rig();
     let r = rig.call_tool_task(A, "slow", json!({}));
@@ -58,7 +59,8 @@ fn audit_trail_of_a_lifecycle() {
     );
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn audit_trail_of_a_cross_context_probe() {
     let mut rig = audit_rig();
     let r = rig.call_tool_task(A, "slow", json!({}));
@@ -77,7 +79,8 @@ fn audit_trail_of_a_cross_context_probe() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn rate_limit_per_context_on_the_injected_clock() {
     let mut config = Config { audit: true, ..Config::default() };
     config.limits.rate_limit = Some(RateLimit { burst: 5, per_second: 10 });
@@ -99,7 +102,8 @@ fn rate_limit_per_context_on_the_injected_clock() {
     assert!(audits(&rig.drain()).iter().any(|a| a.action == AuditAction::RateLimited && a.context.as_deref() == A));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_limit_is_audited() {
     let mut config = Config { audit: true, ..Config::default() };
     config.limits =
@@ -115,7 +119,8 @@ fn every_limit_is_audited() {
     assert_eq!(hits, 4);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn default_ids_are_unique_uuid_v4() {
     let mut ids = UuidV4Ids::default();
     let mut seen = HashSet::with_capacity(1_000_000);
@@ -132,7 +137,9 @@ fn default_ids_are_unique_uuid_v4() {
 
 /// The state machines can move to another thread (a server may run each on a
 /// worker pool), as quinn-proto's and str0m's can. A change that makes them
-/// `!Send` fails to compile here.
+/// `!Send` fails to compile here. Native targets only: on wasm32 they hold
+/// JavaScript functions (the host's clock), which are not `Send`.
+#[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn engine_and_requestor_are_send() {
     fn assert_send<T: Send>() {}

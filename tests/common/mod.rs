@@ -7,59 +7,50 @@ pub mod wire;
 use mcp_task_core::{Config, Engine, Event, ManualClock, Output, SequentialIds, TaskSupport, Transmit};
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 pub const T0: u64 = 1_764_066_600_000; // 2025-11-25T10:30:00Z
 
-/// The official schema, from `../shared/spec` (or `MCP_SPEC_DIR`).
+/// An official schema from `../shared/spec`, built into the test binary: the tests also run
+/// on wasm32, which has no filesystem.
+macro_rules! spec {
+    ($file:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/", $file))
+    };
+}
+
+/// The official schema of one protocol version.
 pub struct Schema {
     root: Value,
     validators: HashMap<String, jsonschema::Validator>,
 }
 
-fn spec_dir() -> PathBuf {
-    match std::env::var_os("MCP_SPEC_DIR") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/spec"),
-    }
-}
-
 impl Schema {
     /// The 2025-11-25 schema.
     pub fn load() -> Schema {
-        Schema::load_file("2025-11-25/schema.json")
+        Schema::parse(spec!("2025-11-25/schema.json"))
     }
 
     /// The tasks extension's schema (`tasks-extension/schema.json`).
     pub fn extension() -> Schema {
-        Schema::load_file("tasks-extension/schema.json")
+        Schema::parse(spec!("tasks-extension/schema.json"))
     }
 
     /// The 2026-07-28 base protocol schema (envelopes, errors).
     pub fn base_2026() -> Schema {
-        Schema::load_file("2026-07-28/schema.json")
+        Schema::parse(spec!("2026-07-28/schema.json"))
     }
 
     /// Whether `value` is a valid `$defs/<def>` (for tests that the checker refuses wrong shapes).
     pub fn is_valid(&mut self, def: &str, value: &Value) -> bool {
-        let root = &self.root;
-        let validator = self.validators.entry(def.to_owned()).or_insert_with(|| {
-            let mut schema = root.clone();
-            schema["$ref"] = json!(format!("#/$defs/{def}"));
-            jsonschema::validator_for(&schema).expect("schema compiles")
-        });
-        validator.is_valid(value)
+        self.errors(def, value).is_empty()
     }
 
-    pub fn load_file(relative: &str) -> Schema {
-        let path = spec_dir().join(relative);
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("the official schema is needed at {} (set MCP_SPEC_DIR): {e}", path.display()));
-        Schema { root: serde_json::from_str(&text).unwrap(), validators: HashMap::new() }
+    fn parse(text: &str) -> Schema {
+        Schema { root: serde_json::from_str(text).expect("the official schema is JSON"), validators: HashMap::new() }
     }
 
-    /// Asserts `value` is a valid `$defs/<def>`.
-    pub fn check(&mut self, def: &str, value: &Value) {
+    /// Why `value` is not a valid `$defs/<def>` (empty when it is).
+    pub fn errors(&mut self, def: &str, value: &Value) -> Vec<String> {
         let root = &self.root;
         let validator = self.validators.entry(def.to_owned()).or_insert_with(|| {
             assert!(root["$defs"].get(def).is_some(), "no $defs/{def} in the schema");
@@ -67,7 +58,12 @@ impl Schema {
             schema["$ref"] = json!(format!("#/$defs/{def}"));
             jsonschema::validator_for(&schema).expect("schema compiles")
         });
-        let errors: Vec<String> = validator.iter_errors(value).map(|e| format!("{e} at {}", e.instance_path())).collect();
+        validator.iter_errors(value).map(|e| format!("{e} at {}", e.instance_path())).collect()
+    }
+
+    /// Asserts `value` is a valid `$defs/<def>`.
+    pub fn check(&mut self, def: &str, value: &Value) {
+        let errors = self.errors(def, value);
         assert!(errors.is_empty(), "not a valid {def}: {errors:?}\n{value:#}");
     }
 
