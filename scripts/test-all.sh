@@ -7,7 +7,8 @@
 #   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
 #   5. builds the test-only rmcp 3.x crate (interop/rmcp-client: a client, and a task server
 #      the requestor drives) used by two interop tests
-#   6. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium,
+#   6. builds the npm package (pkg/) and runs the JS tests: Node ESM/CJS, Chromium (also pages
+#      built from the packed tarball by Vite, webpack 5 and esbuild),
 #      workerd, the official MCP SDK 1.x end to end, the requestor against the SDK server,
 #      the SDK 2.x runtime (mcp-task-core/server) with the conformance suite's tasks-*
 #      scenarios on Node 22, the official requester ext-tasks and the rmcp client; the
