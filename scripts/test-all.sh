@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything and runs every test:
 #   1. installs what is missing (wasm32 target, pinned wasm-bindgen-cli, npm packages, Chromium, cargo-fuzz)
-#   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings
+#   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings (native and wasm32)
 #   3. Rust: unit, scenario, model-based property, security and doc tests; the unit and
 #      integration tests again on wasm32 (wasm-bindgen-test-runner under Node)
 #   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
@@ -29,6 +29,7 @@ for component in rustfmt clippy; do
 done
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 echo "== Rust tests"
 cargo test --all-targets
