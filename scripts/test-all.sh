@@ -13,9 +13,9 @@
 #      the SDK 2.x runtime (mcp-task-core/server) with the conformance suite's tasks-*
 #      scenarios on Node 22, the official requester ext-tasks and the rmcp client; the
 #      requestor (2026-07-28) against the rmcp task server
-# Expected time on 2 cores from a fresh machine: ~17 minutes (about 3 of them
-# installing wasm-bindgen-cli, under 2 building interop/rmcp-client); about 7 minutes when
-# everything is installed.
+# Expected time on 2 cores from a fresh machine: ~21 minutes (about 3 of them
+# installing wasm-bindgen-cli, under 2 building interop/rmcp-client, 4 to 5 building and
+# running the wasm32 tests); about 10 minutes when everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
