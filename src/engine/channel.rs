@@ -53,6 +53,28 @@ pub(crate) struct Channels {
     by_task: HashMap<String, Channel>,
     /// Raw id of an outgoing request -> its task.
     owner: HashMap<String, String>,
+    /// Messages a host queues for a task's requestor itself (an SDK's task
+    /// message queue), by task ID. Kept past the task's end, until read or
+    /// until the task is deleted: the requestor reads them before the result.
+    messages: HashMap<String, MessageQueue>,
+}
+
+/// One task's queue of host messages (JSON texts), oldest first.
+#[derive(Debug)]
+struct MessageQueue {
+    /// The context allowed to read them: the task's, or the first one named.
+    /// `None` while no one is known (the queue is then readable by anyone).
+    reader: Option<Option<String>>,
+    messages: VecDeque<String>,
+}
+
+/// Why [`Channels::enqueue_message`] refused a message.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum EnqueueRefusal {
+    /// The queue belongs to another context.
+    OtherContext,
+    /// The queue already holds `queued` messages, its `limit`.
+    Full { queued: usize, limit: usize },
 }
 
 /// Where a new side-channel request goes.
@@ -179,6 +201,66 @@ impl Channels {
                 true
             }
             None => false,
+        }
+    }
+    /// Queues a host message for a task's requestor. `owner` is the context
+    /// of the live task, if the engine holds it; `named` the context the
+    /// caller names, if any. The queue takes the first known of the two.
+    pub fn enqueue_message(
+        &mut self,
+        task_id: &str,
+        owner: Option<Option<&str>>,
+        named: Option<Option<&str>>,
+        message: String,
+        limit: usize,
+    ) -> Result<(), EnqueueRefusal> {
+        let queue = self.messages.get(task_id);
+        let reader = queue.and_then(|q| q.reader.as_ref().map(Option::as_deref)).or(owner);
+        if let (Some(reader), Some(named)) = (reader, named) {
+            if reader != named {
+                return Err(EnqueueRefusal::OtherContext);
+            }
+        }
+        let queued = queue.map_or(0, |q| q.messages.len());
+        if queued >= limit {
+            return Err(EnqueueRefusal::Full { queued, limit });
+        }
+        let reader = reader.or(named).map(|c| c.map(str::to_owned));
+        let queue = self.messages.entry(task_id.to_owned()).or_insert_with(|| MessageQueue { reader: None, messages: VecDeque::new() });
+        queue.reader = reader;
+        queue.messages.push_back(message);
+        Ok(())
+    }
+
+    /// Takes the oldest (`all`: every) queued message of a task, if `reader`
+    /// may read them; `owner` as for [`enqueue_message`](Self::enqueue_message).
+    pub fn dequeue_messages(&mut self, task_id: &str, owner: Option<Option<&str>>, reader: Option<&str>, all: bool) -> Vec<String> {
+        let Some(queue) = self.messages.get_mut(task_id) else { return Vec::new() };
+        if queue.reader.as_ref().map(Option::as_deref).or(owner).is_some_and(|r| r != reader) {
+            return Vec::new();
+        }
+        let taken: Vec<String> = if all { queue.messages.drain(..).collect() } else { queue.messages.pop_front().into_iter().collect() };
+        if queue.messages.is_empty() {
+            self.messages.remove(task_id);
+        }
+        taken
+    }
+
+    /// Queued host messages of one task, or of every task.
+    pub fn message_count(&self, task_id: Option<&str>) -> usize {
+        match task_id {
+            Some(id) => self.messages.get(id).map_or(0, |q| q.messages.len()),
+            None => self.messages.values().map(|q| q.messages.len()).sum(),
+        }
+    }
+
+    /// Drops the queued host messages of a deleted task (or of every task).
+    pub fn drop_messages(&mut self, task_id: Option<&str>) {
+        match task_id {
+            Some(id) => {
+                self.messages.remove(id);
+            }
+            None => self.messages.clear(),
         }
     }
 }
