@@ -233,6 +233,7 @@ export declare class JsonRpcError extends Error {
 
 /** Thrown by the store and the queue. `code`: JSON-RPC code; `reason`: the engine's code. */
 export declare class TaskStoreError extends Error {
+  constructor(code: number, message: string, reason: string);
   readonly code: number;
   readonly reason: string;
 }

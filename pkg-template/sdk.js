@@ -336,7 +336,7 @@ class WasmTaskStore {
   /**
    * Engine context -> number of its live tasks (no per-task state: the engine keeps each task's
    * context and poll interval). Only getAllTasks() and cleanup() use it, to list every context.
-   * @type {Map<string, number>}
+   * @type {Map<string | null, number>}
    */
   #contexts = new Map();
   /** @typedef {(taskId: string, sessionId: string | undefined) => void} TaskListener */
@@ -346,7 +346,10 @@ class WasmTaskStore {
   #now;
   /** @type {boolean} */
   #useTimer;
-  /** @type {ReturnType<typeof setTimeout> | null} */
+  /**
+   * The expiry timer: a number in browsers, a Timeout object (with `unref`) in Node.
+   * @type {any}
+   */
   #timer = null;
   /** @type {number | null} */
   #timerAt = null;
@@ -372,10 +375,12 @@ class WasmTaskStore {
     this.#now = this.#engineOptions.now ?? Date.now;
     this.#useTimer = options.timer ?? options.now === undefined;
     if (options.storage !== undefined && options.storage !== null) {
-      const st = options.storage;
+      /** @type {Record<string, unknown> & import('mcp-task-core/sdk').TaskStorage} */
+      const st = /** @type {any} */ (options.storage);
       for (const m of ['load', 'loadContext', 'write']) {
         if (typeof st[m] !== 'function') throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
+      /** @type {Record<string, any>} */
       const store = {};
       if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
       const leaseMs = optionalNumber(options, 'leaseMs');
@@ -400,17 +405,21 @@ class WasmTaskStore {
     } catch (err) {
       // Bad options are reported now; a wasm module not yet initialised (the browser build
       // before `init()`) is loaded by the first call.
-      if (err && err.code === 'invalid_options') throw new TypeError(err.message);
+      if (err instanceof Error && 'code' in err && err.code === 'invalid_options') throw new TypeError(err.message);
     }
   }
 
-  /** The engine, initialising the wasm module first if needed. */
+  /**
+   * The engine, initialising the wasm module first if needed.
+   * @returns {TaskEngine | Promise<TaskEngine>}
+   */
   #ready() {
     if (this.#engine) return this.#engine;
     if (!this.#loading) {
       this.#loading = Promise.resolve(init()).then(() => {
-        if (!this.#engine) this.#engine = engineCall(() => new TaskEngine(this.#engineOptions));
-        return this.#engine;
+        const engine = this.#engine ?? engineCall(() => new TaskEngine(this.#engineOptions));
+        this.#engine = engine;
+        return engine;
       });
       this.#loading.catch(() => {
         this.#loading = null;
@@ -423,11 +432,17 @@ class WasmTaskStore {
    * Runs `fn(engine)`, then drains the engine's outputs and re-arms the expiry timer. The next
    * deadline moves only when a task is created (`creates`) or deleted (an expiry drained), so
    * other calls skip the nextDeadline() look-up.
+   * @template T
+   * @param {(engine: TaskEngine) => T} fn
+   * @param {boolean} [creates]
+   * @param {import('./storage.js').StoragePlan} [plan]
+   * @returns {Promise<T>}
    */
   async #run(fn, creates = false, plan = undefined) {
-    if (this.#loop) {
+    const loop = this.#loop;
+    if (loop) {
       const engine = this.#engine ?? (await this.#ready());
-      return this.#loop.run(engine, plan ?? {}, fn).then((value) => {
+      return loop.run(engine, plan ?? {}, fn).then((value) => {
         this.#arm(engine);
         return value;
       });
@@ -440,6 +455,10 @@ class WasmTaskStore {
     }
   }
 
+  /**
+   * @param {TaskEngine} engine
+   * @param {boolean} [rearm]
+   */
   #settle(engine, rearm = true) {
     // With storage, outputs (persists first) are only ever drained by the storage loop: the
     // synchronous look-ups (the message queue's, getAllTasks) leave them for its next round.
@@ -447,7 +466,10 @@ class WasmTaskStore {
     if (this.#drain(engine) || rearm) this.#arm(engine);
   }
 
-  /** Drains the engine's outputs; true when a task expired. */
+  /**
+   * Drains the engine's outputs; true when a task expired.
+   * @param {TaskEngine} engine
+   */
   #drain(engine) {
     let expired = false;
     for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
@@ -461,6 +483,7 @@ class WasmTaskStore {
     return expired;
   }
 
+  /** @param {{ taskId: string, context: string | null }} out */
   #tellExpired(out) {
     const left = (this.#contexts.get(out.context) ?? 0) - 1;
     if (left > 0) this.#contexts.set(out.context, left);
@@ -475,6 +498,7 @@ class WasmTaskStore {
     }
   }
 
+  /** @param {{ taskId: string, context: string | null }} out */
   #tellCancelled(out) {
     const sessionId = sessionOf(out.context);
     for (const listener of this.#cancelListeners) {
@@ -486,6 +510,7 @@ class WasmTaskStore {
     }
   }
 
+  /** @param {TaskEngine} engine */
   #arm(engine) {
     if (!this.#useTimer || typeof setTimeout !== 'function') return;
     const deadline = engine.nextDeadline();
@@ -524,9 +549,12 @@ class WasmTaskStore {
     this.#timerAt = null;
   }
 
-  /** Storage mode's timer: heartbeats (lease renewals), lease checks and expiry. */
+  /**
+   * Storage mode's timer: heartbeats (lease renewals), lease checks and expiry.
+   * @param {TaskEngine} engine
+   */
   #timerRound(engine) {
-    this.#loop.tick(engine).then(
+    this.#loop?.tick(engine).then(
       () => {
         this.#timerFailures = 0;
         if (this.#engine === engine) this.#arm(engine);
@@ -552,24 +580,34 @@ class WasmTaskStore {
    * Creates a `working` task bound to `sessionId`. `taskParams.ttl`: ms (clamped to
    * `maxTtlMs`; 0 expires at once), `null` (unlimited if allowed, else `maxTtlMs`) or absent
    * (`defaultTtlMs`). `taskParams.pollInterval` overrides the store's `pollIntervalMs`.
+   * @param {CreateTaskOptions} taskParams
+   * @param {RequestId} _requestId
+   * @param {Request} request
+   * @param {string} [sessionId]
+   * @returns {Promise<Task>}
    */
   async createTask(taskParams, _requestId, request, sessionId) {
+    /** @type {{ ttl?: unknown, pollInterval?: unknown }} */
     const params = taskParams ?? {};
-    let ttl = params.ttl;
-    if (ttl !== undefined && ttl !== null) {
-      if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
-        throw invalid(`ttl must be a non-negative number of milliseconds or null, got ${String(ttl)}`);
+    const asked = params.ttl;
+    /** @type {number | null | undefined} */
+    let ttl = undefined;
+    if (asked !== undefined && asked !== null) {
+      if (typeof asked !== 'number' || !Number.isFinite(asked) || asked < 0) {
+        throw invalid(`ttl must be a non-negative number of milliseconds or null, got ${String(asked)}`);
       }
-      ttl = Math.floor(ttl);
-    }
-    let pollInterval = params.pollInterval;
-    if (pollInterval !== undefined && pollInterval !== null) {
-      if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval) || pollInterval < 1) {
-        throw invalid(`pollInterval must be a positive number of milliseconds, got ${String(pollInterval)}`);
-      }
-      pollInterval = Math.floor(pollInterval);
+      ttl = Math.floor(asked);
     } else {
-      pollInterval = undefined;
+      ttl = asked;
+    }
+    const askedInterval = params.pollInterval;
+    /** @type {number | undefined} */
+    let pollInterval = undefined;
+    if (askedInterval !== undefined && askedInterval !== null) {
+      if (typeof askedInterval !== 'number' || !Number.isFinite(askedInterval) || askedInterval < 1) {
+        throw invalid(`pollInterval must be a positive number of milliseconds, got ${String(askedInterval)}`);
+      }
+      pollInterval = Math.floor(askedInterval);
     }
     const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
     const context = contextOf(sessionId);
@@ -581,7 +619,12 @@ class WasmTaskStore {
     }, true, { write: true });
   }
 
-  /** The task, or `null` when it is unknown, expired or another session's. */
+  /**
+   * The task, or `null` when it is unknown, expired or another session's.
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<Task | null>}
+   */
   async getTask(taskId, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => this.#get(engine, taskId, context), false, { taskId });
@@ -591,6 +634,11 @@ class WasmTaskStore {
    * Ends a task with its result: `completed`, or `failed` (a tool result with `isError`, or a
    * JSON-RPC error given as an `Error` or a `jsonRpcErrorResult()`). Throws for unknown tasks
    * and terminal ones (a cancelled task stays cancelled).
+   * @param {string} taskId
+   * @param {'completed' | 'failed'} status
+   * @param {Result | Error} result
+   * @param {string} [sessionId]
+   * @returns {Promise<void>}
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
@@ -601,6 +649,9 @@ class WasmTaskStore {
    * The stored result. For a task that failed with a JSON-RPC error, throws it as a
    * `JsonRpcError` (so `tasks/result` answers with that error). Throws -32602 for unknown tasks
    * and -32603 for a task with no stored result (running, or cancelled).
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<Result>}
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
@@ -613,12 +664,24 @@ class WasmTaskStore {
    * between `working` and `input_required` keeps the current message (as the SDK's store
    * does). Throws for unknown tasks and for any move out of a terminal status.
    */
+  /**
+   * @param {string} taskId
+   * @param {Task['status']} status
+   * @param {string} [statusMessage]
+   * @param {string} [sessionId]
+   * @returns {Promise<void>}
+   */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context), false, { taskId, write: true });
   }
 
-  /** One page of the session's tasks in creation order; throws on a cursor not issued to it. */
+  /**
+   * One page of the session's tasks in creation order; throws on a cursor not issued to it.
+   * @param {string} [cursor]
+   * @param {string} [sessionId]
+   * @returns {Promise<TaskList>}
+   */
   async listTasks(cursor, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => {
@@ -640,6 +703,12 @@ class WasmTaskStore {
    */
   allSessions() {
     if (this.#view) return this.#view;
+    /**
+     * @param {string} name
+     * @param {number} arity
+     * @param {(engine: TaskEngine, ...args: any[]) => any} fn
+     * @returns {(...args: any[]) => Promise<any>}
+     */
     const method = (name, arity, fn, write = false) =>
       (...args) => {
         if (args.length > arity) {
@@ -658,18 +727,18 @@ class WasmTaskStore {
      */
     const owner = (engine, taskId) => (typeof taskId === 'string' ? engine.taskContext(taskId) ?? null : null);
     this.#view = Object.freeze({
-      getTask: method('getTask', 1, (engine, taskId) => {
+      getTask: method('getTask', 1, (engine, /** @type {unknown} */ taskId) => {
         const context = typeof taskId === 'string' ? engine.taskContext(taskId) : undefined;
         return context === undefined ? null : this.#get(engine, taskId, context);
       }),
-      getTaskResult: method('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
-      storeTaskResult: method('storeTaskResult', 3, (engine, taskId, status, result) =>
+      getTaskResult: method('getTaskResult', 1, (engine, /** @type {unknown} */ taskId) => this.#result(engine, taskId, owner(engine, taskId))),
+      storeTaskResult: method('storeTaskResult', 3, (engine, /** @type {unknown} */ taskId, /** @type {unknown} */ status, /** @type {unknown} */ result) =>
         this.#storeResult(engine, taskId, status, result, owner(engine, taskId)),
       true),
-      updateTaskStatus: method('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
+      updateTaskStatus: method('updateTaskStatus', 3, (engine, /** @type {unknown} */ taskId, /** @type {unknown} */ status, /** @type {unknown} */ statusMessage) =>
         this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
       true),
-      listTasks: method('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
+      listTasks: method('listTasks', 1, (engine, /** @type {unknown} */ cursor) => this.#listAll(engine, cursor)),
     });
     return this.#view;
   }
@@ -729,9 +798,14 @@ class WasmTaskStore {
    * sorted), each session's tasks in creation order, one engine page at a time (a page never
    * mixes sessions). The cursor names the session and the engine's cursor within it; a session
    * whose tasks all expired meanwhile is skipped.
+   * @param {TaskEngine} engine
+   * @param {unknown} cursor
+   * @returns {TaskList}
    */
   #listAll(engine, cursor) {
+    /** @type {string | null} */
     let from = null;
+    /** @type {string | null} */
     let inner = null;
     if (cursor !== undefined && cursor !== null) {
       const at = typeof cursor === 'string' && cursor.startsWith(ALL_CURSOR_PREFIX) ? parseJson(cursor.slice(ALL_CURSOR_PREFIX.length)) : null;
@@ -740,7 +814,7 @@ class WasmTaskStore {
       }
       [from, inner] = at;
     }
-    const contexts = [...this.#contexts.keys()].sort();
+    const contexts = [...this.#contexts.keys()].filter((c) => typeof c === 'string').sort();
     let i = from === null ? 0 : contexts.findIndex((c) => c >= from);
     if (i < 0) return { tasks: [] };
     if (contexts[i] !== from) inner = null;
@@ -756,12 +830,14 @@ class WasmTaskStore {
 
   /**
    * Calls `listener(taskId, sessionId)` when a task expires and is deleted. Returns a function
-   * that removes the listener. (WasmTaskMessageQueue uses it to drop the queues of expired tasks.)
+   * that removes the listener.
+   * @param {TaskListener} listener
+   * @returns {() => void}
    */
   onTaskExpired(listener) {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /**
@@ -769,11 +845,13 @@ class WasmTaskStore {
    * here, or (with `storage`) it was ended by another instance, which this instance learns at
    * its next lease renewal (at most `pollIntervalMs`, or a third of `leaseMs`, later). Returns a
    * function that removes the listener. Background work passes it on to its AbortController.
+   * @param {TaskListener} listener
+   * @returns {() => void}
    */
   onTaskCancelled(listener) {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     this.#cancelListeners.add(listener);
-    return () => this.#cancelListeners.delete(listener);
+    return () => void this.#cancelListeners.delete(listener);
   }
 
   /**
@@ -793,10 +871,16 @@ class WasmTaskStore {
     if (engine === this.#engine) this.#settle(engine, false);
   }
 
-  /** `[context, task]` for every live task, context by context (pages of listTasks). */
+  /**
+   * `[context, task]` for every live task, context by context (pages of listTasks).
+   * @param {TaskEngine} engine
+   * @returns {[string | null, Task][]}
+   */
   #everyTask(engine) {
+    /** @type {[string | null, Task][]} */
     const out = [];
     for (const context of [...this.#contexts.keys()]) {
+      /** @type {string | null} */
       let cursor = null;
       do {
         const page = JSON.parse(engine.listTasks(context, cursor));
@@ -807,7 +891,10 @@ class WasmTaskStore {
     return out;
   }
 
-  /** Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks). */
+  /**
+   * Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks).
+   * @returns {Task[]}
+   */
   getAllTasks() {
     const engine = this.#engine;
     if (!engine) return [];
@@ -827,6 +914,7 @@ class WasmTaskStore {
   cleanup() {
     this.#disarm();
     const engine = this.#engine;
+    /** @type {[string | null, Task][]} */
     let gone = [];
     if (engine && this.#listeners.size > 0) {
       try {
@@ -897,7 +985,7 @@ class WasmTaskMessageQueue {
     this.#max = max;
     if (options.taskStore !== undefined) {
       const store = options.taskStore;
-      if (!store || typeof store[ENGINE] !== 'function') throw new TypeError('options.taskStore must be a WasmTaskStore');
+      if (!(store instanceof WasmTaskStore)) throw new TypeError('options.taskStore must be a WasmTaskStore');
       this.#store = store;
     }
   }
@@ -995,11 +1083,17 @@ const PROPAGATING = Symbol('mcp-task-core/sdk propagateTaskCreationErrors');
  * if the handler then fails, the request fails with that error instead. Everything else passes
  * through untouched. (It reads the SDK's request handler map, `Protocol._requestHandlers`;
  * js-tests/sdk/limits.test.mjs pins the SDK behaviour this relies on.)
+ * @template {object} T
+ * @param {T} server
+ * @returns {T}
  */
 function propagateTaskCreationErrors(server) {
+  /** @param {any} p */
   const isProtocol = (p) => p !== null && typeof p === 'object' && p._requestHandlers instanceof Map;
   // McpServer keeps its Server in `.server`; Server and Client are Protocols themselves.
-  const protocol = server !== null && typeof server === 'object' && isProtocol(server.server) ? server.server : server;
+  /** @type {any} */
+  const given = server;
+  const protocol = given !== null && typeof given === 'object' && isProtocol(given.server) ? given.server : given;
   if (!isProtocol(protocol)) {
     throw new TypeError('propagateTaskCreationErrors(server) takes an McpServer, Server or Client of @modelcontextprotocol/sdk 1.x');
   }
@@ -1010,6 +1104,10 @@ function propagateTaskCreationErrors(server) {
   Object.defineProperty(handlers, 'get', {
     configurable: true,
     writable: true,
+    /**
+     * @this {Map<string, unknown>}
+     * @param {string} method
+     */
     value: function getWithCreationErrors(method) {
       const handler = get.call(this, method);
       if (typeof handler !== 'function') return handler;
@@ -1022,15 +1120,25 @@ function propagateTaskCreationErrors(server) {
   return server;
 }
 
-/** `handler` whose task-augmented requests fail with the task store's refusal, if any. */
+/**
+ * `handler` whose task-augmented requests fail with the task store's refusal, if any.
+ * @param {Function} handler
+ */
 function withCreationErrors(handler) {
+  /**
+   * @this {unknown}
+   * @param {any} request
+   * @param {any} extra
+   */
   return function handleWithCreationErrors(request, extra) {
     const store = extra !== null && typeof extra === 'object' ? extra.taskStore : undefined;
     const augmented = request !== null && typeof request === 'object' && isPlainObject(request.params) && isPlainObject(request.params.task);
     if (!augmented || store === null || typeof store !== 'object' || typeof store.createTask !== 'function') {
       return handler.call(this, request, extra);
     }
+    /** @type {{ err: unknown } | null} */
     let refusal = null;
+    /** @param {any[]} args */
     const createTask = async (...args) => {
       try {
         return await store.createTask(...args);
