@@ -8,11 +8,11 @@ use super::Engine;
 use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
-use crate::protocol::jsonrpc::{first_byte, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::protocol::jsonrpc::{first_byte, present, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::legacy::{self, TtlRequest};
 use crate::protocol::Dialect;
 use serde::Deserialize;
-use std::borrow::Cow;
+use serde_json::value::RawValue;
 use std::fmt;
 
 /// One page of [`Engine::list_tasks`].
@@ -82,11 +82,11 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// The `type` of a queued message, read without parsing the rest.
+/// The `type` of a queued message (raw JSON), read without parsing the rest.
 #[derive(Deserialize)]
 struct QueuedProbe<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
+    #[serde(rename = "type", default, borrow, deserialize_with = "present")]
+    kind: Option<&'a RawValue>,
 }
 
 impl Engine {
@@ -377,7 +377,7 @@ impl Engine {
             return Err(bad());
         }
         let probe: QueuedProbe<'_> = serde_json::from_str(message_json).map_err(|_| bad())?;
-        if !matches!(probe.kind.as_deref(), Some("request" | "notification" | "response" | "error")) {
+        if !matches!(probe.kind.map(RawValue::get), Some(r#""request""# | r#""notification""# | r#""response""# | r#""error""#)) {
             return Err(bad());
         }
         let limit =

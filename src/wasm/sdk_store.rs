@@ -13,15 +13,11 @@ fn store_error(e: StoreError) -> JsValue {
 
 /// A task ID argument; anything else names no task (the SDK store's "not found").
 fn task_id_arg(value: &JsValue) -> String {
-    if let Some(id) = value.as_string() {
-        id
-    } else if let Some(n) = value.as_f64() {
-        n.to_string()
-    } else if value.is_null() {
-        "null".to_owned()
-    } else {
-        value.js_typeof().as_string().unwrap_or_default()
-    }
+    // JSON.stringify, not Rust's float formatting (which would grow the wasm), for numbers.
+    value
+        .as_string()
+        .or_else(|| js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()))
+        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default())
 }
 
 fn outcome_object(outcome: Outcome) -> JsValue {
