@@ -147,7 +147,7 @@ describe('cancel', () => {
     assert.deepEqual(e.drain().map((o) => o.kind), ['send', 'cancelled']);
     assertEngineError(() => e.engine.cancelTask(b.taskId, 'mallory'), 'unknown_task');
     assert.equal(JSON.parse(e.engine.cancelTask(b.taskId, 'alice')).status, 'cancelled');
-    assertEngineError(() => e.engine.cancelTask(b.taskId, 'alice'), 'already_terminal');
+    assertEngineError(() => e.engine.cancelTask(b.taskId, 'alice'), 'task_cancelled');
     assert.equal(JSON.parse(e.engine.updateStatus(c.taskId, 'cancelled', 'no longer needed')).status, 'cancelled');
     const kinds = e.drain().map((o) => o.kind);
     assert.deepEqual(kinds, ['send', 'cancelled', 'send', 'cancelled']);

@@ -365,8 +365,12 @@ export interface TaskOutcome {
 /**
  * The `code` of an error thrown by the engine:
  * - `unknown_task`: no live task has this ID (never created, or expired and deleted)
- * - `task_cancelled`: the task was cancelled; this outcome was dropped
- * - `already_terminal`: the task is completed, failed or cancelled and cannot change
+ * - `task_cancelled`: the task was cancelled. Every host call (`complete`, `fail`,
+ *   `requestInput`, `resume`, `setStatusMessage`, `reportProgress`, `cancel`) and every store
+ *   call (`cancelTask`, `updateStatus`, `storeResult`) on a cancelled task throws this code, so
+ *   one check tells the work to stop
+ * - `already_terminal`: the task completed or failed and cannot change (also the SDK store's
+ *   `updateTaskStatus` out of any terminal status, in the SDK's words)
  * - `illegal_transition`: the spec does not allow this status change
  * - `invalid_argument`: an argument is not what the call needs (bad JSON, wrong shape,
  *   NaN, or a non-string where a string is expected: then the error is a `TypeError`)
@@ -374,6 +378,7 @@ export interface TaskOutcome {
  * - `duplicate_id`: `newTaskId()` returned an empty or already used ID
  * - `invalid_cursor`: a list cursor this engine did not issue to this context
  * - `list_unavailable`: listing needs a context
+ * - `no_result`: `getTaskResult` of a task that has no stored result (running, or cancelled)
  * - `invalid_options`: the constructor's options are wrong
  */
 export type TaskEngineErrorCode =
@@ -386,6 +391,7 @@ export type TaskEngineErrorCode =
   | 'duplicate_id'
   | 'invalid_cursor'
   | 'list_unavailable'
+  | 'no_result'
   | 'invalid_options'
   /** A method of an object whose `free()` was called. */
   | 'freed'
@@ -395,6 +401,11 @@ export type TaskEngineErrorCode =
 /** What engine calls throw: an `Error` (a `TypeError` for wrong argument types) with a `code`. Nothing changed. */
 export interface TaskEngineError extends Error {
   code: TaskEngineErrorCode;
+  /**
+   * The JSON-RPC error code to answer a peer with for this refusal: `-32602` (the request
+   * named something wrong) or `-32603`. Absent on `invalid_options`, `freed` and `not_initialized`.
+   */
+  rpcCode?: number;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -537,7 +548,7 @@ export declare class TaskEngine {
   /**
    * Emits `notifications/progress` with the original request's `progressToken`. Returns
    * `false` (and sends nothing) when the request carried no token.
-   * @throws {TaskEngineError} `unknown_task`, `already_terminal`, `invalid_argument` (non-finite numbers)
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument` (non-finite numbers)
    */
   reportProgress(taskId: string, progress: number, total?: number | null, message?: string | null): boolean;
 
@@ -589,7 +600,7 @@ export declare class TaskEngine {
 
   /**
    * Cancels a task on behalf of `context` (the store-level `tasks/cancel`). Returns the task JSON.
-   * @throws {TaskEngineError} `unknown_task` (also another context's), `already_terminal`
+   * @throws {TaskEngineError} `unknown_task` (also another context's), `task_cancelled`, `already_terminal`
    */
   cancelTask(taskId: string, context?: string | null, message?: string | null): string;
 
@@ -605,6 +616,45 @@ export declare class TaskEngine {
    * @throws {TaskEngineError} `invalid_argument`, `unknown_task`, `task_cancelled`, `already_terminal`, `limit_exceeded`
    */
   storeResult(taskId: string, status: 'completed' | 'failed', resultJson: string): string;
+
+  // SDK 1.x TaskStore / TaskMessageQueue calls (mcp-task-core/sdk is built on them): scoped
+  // to `context`, with the SDK store's rules and wording; errors carry `rpcCode`.
+
+  /**
+   * The SDK's `updateTaskStatus`. The same status again only updates the message; a move
+   * without a (non-empty) `message` between `working` and `input_required` keeps the current one.
+   * @throws {TaskEngineError} `unknown_task` ("Task not found: <id>"), `invalid_argument`,
+   *   `already_terminal` ("Cannot update task <id> from terminal status '<from>' to '<to>'")
+   */
+  updateTaskStatus(taskId: string, context: string | null | undefined, status: string, message?: string | null): void;
+  /**
+   * The SDK's `storeTaskResult`: `status` `completed` or `failed`, the outcome a result object
+   * or (with `failed`) a JSON-RPC error object, as JSON text.
+   * @throws {TaskEngineError} `unknown_task`, `invalid_argument`, `task_cancelled`, `already_terminal`, `limit_exceeded`
+   */
+  storeTaskResult(taskId: string, context: string | null | undefined, status: string, outcome: TaskOutcome): void;
+  /**
+   * The SDK's `getTaskResult`: the stored outcome.
+   * @throws {TaskEngineError} `unknown_task`, `no_result` (running, or cancelled)
+   */
+  getTaskResult(taskId: string, context?: string | null): TaskOutcome;
+  /**
+   * Queues a message (JSON object text with `type` `request`, `notification`, `response` or
+   * `error`) for a task's requestor. The queue belongs to the task's context when the engine
+   * holds the task, else to the first context named; `context` `null`: names none. At most
+   * `limits.maxQueuedMessagesPerTask` per task (lowered by `maxSize`). Kept until read or
+   * until the task is deleted.
+   * @throws {TaskEngineError} `invalid_argument`, `unknown_task` (another context's), `limit_exceeded`
+   */
+  enqueueMessage(taskId: string, context: string | null | undefined, messageJson: string, maxSize?: number | null): void;
+  /** The oldest queued message (JSON text) `context` may read, or `null`. */
+  dequeueMessage(taskId: string, context?: string | null): string | null;
+  /** Every queued message `context` may read, oldest first, as JSON array text. */
+  dequeueAllMessages(taskId: string, context?: string | null): string;
+  /** Messages queued for one task, or for every task. */
+  queuedMessageCount(taskId?: string | null): number;
+  /** Drops every queued message. */
+  clearMessages(): void;
 
   /** Live tasks held (including finished ones not yet expired). */
   readonly taskCount: number;

@@ -200,7 +200,10 @@ export interface WasmTaskMessageQueueOptions {
    * `InMemoryTaskMessageQueue`; the SDK's `maxTaskQueueSize` option applies either way).
    */
   maxMessagesPerTask?: number;
-  /** Take each task's session from this store, and drop the messages of tasks that expire. */
+  /**
+   * Keep the messages in this store's engine: each task's session comes from the store, and the
+   * messages of tasks that expire go with them.
+   */
   taskStore?: WasmTaskStore;
 }
 
@@ -219,7 +222,7 @@ export declare class WasmTaskMessageQueue implements TaskMessageQueue {
   dequeueAll(taskId: string, sessionId?: string): Promise<QueuedMessage[]>;
   /** Messages queued for one task, or for all tasks. */
   size(taskId?: string): number;
-  /** Drops every queue and detaches from the task store. */
+  /** Drops every queued message and unlinks the task store. */
   cleanup(): void;
 }
 
@@ -233,6 +236,7 @@ export declare class JsonRpcError extends Error {
 
 /** Thrown by the store and the queue. `code`: JSON-RPC code; `reason`: the engine's code. */
 export declare class TaskStoreError extends Error {
+  constructor(code: number, message: string, reason: string);
   readonly code: number;
   readonly reason: string;
 }

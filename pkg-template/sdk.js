@@ -1,3 +1,4 @@
+// @ts-check
 // mcp-task-core/sdk (ESM): a TaskStore and a TaskMessageQueue for the official TypeScript SDK
 // `@modelcontextprotocol/sdk` 1.x, backed by the task engine. Drop-in replacements for the
 // SDK's InMemoryTaskStore / InMemoryTaskMessageQueue:
@@ -11,8 +12,26 @@
 // workerd) through the "exports" conditions. In browsers the engine module is initialised
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
 // The CommonJS entry sdk.cjs is generated from this file by scripts/build-pkg.sh.
+//
+// Glue only: every task rule (statuses, terminal checks, the SDK store's wording, the JSON-RPC
+// code of each refusal, the message queues) is the engine's; this file maps SDK calls onto it.
+// Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
 import { TaskEngine, init } from 'mcp-task-core';
 import { StorageLoop } from './storage.js';
+
+/** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
+/** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
+/** @typedef {import('mcp-task-core/sdk').WasmTaskStoreAllSessions} WasmTaskStoreAllSessions */
+/** @typedef {import('mcp-task-core').TaskEngineOptions} TaskEngineOptions */
+/** @typedef {import('mcp-task-core').TaskEngineOutput} TaskEngineOutput */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').Task} Task */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').Result} Result */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').Request} Request */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').RequestId} RequestId */
+/** @typedef {import('@modelcontextprotocol/sdk/types.js').CallToolResult} CallToolResult */
+/** @typedef {import('@modelcontextprotocol/sdk/experimental/tasks').CreateTaskOptions} CreateTaskOptions */
+/** @typedef {import('@modelcontextprotocol/sdk/experimental/tasks').QueuedMessage} QueuedMessage */
+/** @typedef {{ tasks: Task[], nextCursor?: string }} TaskList */
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
 const INVALID_PARAMS = -32602;
@@ -24,22 +43,6 @@ const INTERNAL_ERROR = -32603;
  */
 const JSONRPC_ERROR_META_KEY = 'mcp-task-core/jsonrpc-error';
 
-const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
-const isTerminal = (status) => status === 'completed' || status === 'failed' || status === 'cancelled';
-
-/** The engine's machine-readable error codes, as JSON-RPC codes for the SDK. */
-const CODE_OF_REASON = {
-  unknown_task: INVALID_PARAMS,
-  task_cancelled: INVALID_PARAMS,
-  already_terminal: INVALID_PARAMS,
-  illegal_transition: INVALID_PARAMS,
-  invalid_argument: INVALID_PARAMS,
-  invalid_cursor: INVALID_PARAMS,
-  limit_exceeded: INTERNAL_ERROR,
-  duplicate_id: INTERNAL_ERROR,
-  list_unavailable: INTERNAL_ERROR,
-};
-
 /**
  * What the store and the queue throw. `code` is a JSON-RPC error code (the SDK sends a thrown
  * error's integer `code` and `message` to the peer as the JSON-RPC error), `reason` the
@@ -47,6 +50,11 @@ const CODE_OF_REASON = {
  * "limit_exceeded", "invalid_argument", "no_result", ...).
  */
 class TaskStoreError extends Error {
+  /**
+   * @param {number} code
+   * @param {string} message
+   * @param {string} reason
+   */
   constructor(code, message, reason) {
     super(message);
     this.name = 'TaskStoreError';
@@ -60,13 +68,24 @@ class TaskStoreError extends Error {
  * SDK's `tasks/result` handler answers with exactly `{ code, message, data }`.
  */
 class JsonRpcError extends Error {
+  /**
+   * @param {number} code
+   * @param {string} message
+   * @param {unknown} [data]
+   */
   constructor(code, message, data) {
     super(message);
     this.name = 'JsonRpcError';
     this.code = code;
-    if (data !== undefined) this.data = data;
+    if (data !== undefined) {
+      /** @type {unknown} */
+      this.data = data;
+    }
   }
-  /** The JSON-RPC error object. */
+  /**
+   * The JSON-RPC error object.
+   * @returns {{ code: number, message: string, data?: unknown }}
+   */
   toJSON() {
     return this.data === undefined
       ? { code: this.code, message: this.message }
@@ -74,14 +93,26 @@ class JsonRpcError extends Error {
   }
 }
 
+/**
+ * An engine error (string `code`, and `rpcCode`: the JSON-RPC code the engine gives it) as a
+ * TaskStoreError (numeric `code`); anything else as it is.
+ * @param {unknown} err
+ * @returns {unknown}
+ */
 function fromEngine(err) {
-  if (err && typeof err.code === 'string') {
-    return new TaskStoreError(CODE_OF_REASON[err.code] ?? INTERNAL_ERROR, err.message, err.code);
+  if (err instanceof Error && 'code' in err && typeof err.code === 'string') {
+    const rpcCode = 'rpcCode' in err && typeof err.rpcCode === 'number' ? err.rpcCode : INTERNAL_ERROR;
+    return new TaskStoreError(rpcCode, err.message, err.code);
   }
   return err;
 }
 
-/** Runs an engine call, turning its errors (string `code`) into TaskStoreError (numeric `code`). */
+/**
+ * Runs an engine call, turning its errors (string `code`) into TaskStoreError (numeric `code`).
+ * @template T
+ * @param {() => T} fn
+ * @returns {T}
+ */
 function engineCall(fn) {
   try {
     return fn();
@@ -90,45 +121,33 @@ function engineCall(fn) {
   }
 }
 
+/** @param {string} message */
 function invalid(message) {
   return new TaskStoreError(INVALID_PARAMS, message, 'invalid_argument');
 }
 
-function notFound(taskId) {
-  return new TaskStoreError(INVALID_PARAMS, `Task not found: ${taskId}`, 'unknown_task');
-}
-
-function terminalError(taskId, from, to) {
-  return new TaskStoreError(INVALID_PARAMS, `Cannot update task ${taskId} from terminal status '${from}' to '${to}'`, 'already_terminal');
-}
-
-const STATUS_KEY = ',"status":"';
-
 /**
- * The `status` of a task JSON text from the engine, without parsing the rest. The engine writes
- * `{"taskId":...,"status":"...",...}`; inside the (escaped) ID a `,` is never followed by a bare
- * `"`, so the first `,"status":"` is the field.
+ * Session ID -> engine context. Tasks of one session are invisible to every other context.
+ * @param {unknown} sessionId
  */
-function statusIn(json) {
-  const at = json.indexOf(STATUS_KEY);
-  if (at < 0) return JSON.parse(json).status;
-  const from = at + STATUS_KEY.length;
-  return json.slice(from, json.indexOf('"', from));
-}
-
-/** Session ID -> engine context. Tasks of one session are invisible to every other context. */
 function contextOf(sessionId) {
   return sessionId === undefined || sessionId === null ? '-' : 's:' + String(sessionId);
 }
 
+/** @param {string | null | undefined} context */
 function sessionOf(context) {
   return typeof context === 'string' && context.startsWith('s:') ? context.slice(2) : undefined;
 }
 
+/** @param {unknown} value */
 function isError(value) {
   return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, any>}
+ */
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -137,8 +156,12 @@ function isPlainObject(value) {
  * The JSON-RPC error object `{ code, message, data? }` of a thrown value, mapped the way the
  * SDK maps an error thrown by a request handler (Protocol._onrequest): an integer `code` or
  * -32603, `message` or "Internal error", `data` when defined.
+ * @param {unknown} error
+ * @returns {{ code: number, message: string, data?: unknown }}
  */
-function errorObjectOf(err) {
+function errorObjectOf(error) {
+  /** @type {any} */
+  const err = error;
   const code = err !== null && typeof err === 'object' && Number.isSafeInteger(err.code) ? err.code : INTERNAL_ERROR;
   const rawMessage = err !== null && typeof err === 'object' ? err.message : err;
   const message = rawMessage === undefined || rawMessage === null ? 'Internal error' : String(rawMessage);
@@ -146,7 +169,10 @@ function errorObjectOf(err) {
   return data === undefined ? { code, message } : { code, message, data };
 }
 
-/** The JSON-RPC error a stored result stands for, or null for an ordinary result. */
+/**
+ * The JSON-RPC error a stored result stands for, or null for an ordinary result.
+ * @param {unknown} result
+ */
 function jsonRpcErrorIn(result) {
   if (isError(result)) return errorObjectOf(result);
   const marked = isPlainObject(result) && isPlainObject(result._meta) ? result._meta[JSONRPC_ERROR_META_KEY] : undefined;
@@ -159,23 +185,35 @@ function jsonRpcErrorIn(result) {
  * Result, unlike an Error). WasmTaskStore stores it as the task's JSON-RPC error, replayed by
  * `tasks/result`; any other store keeps it as an ordinary `isError` tool result whose text is
  * the error message.
+ * @param {unknown} error
+ * @returns {CallToolResult}
  */
 function jsonRpcErrorResult(error) {
   const e = errorObjectOf(error);
   return { content: [{ type: 'text', text: e.message }], isError: true, _meta: { [JSONRPC_ERROR_META_KEY]: e } };
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {string}
+ */
 function jsonText(value, what) {
   let text;
   try {
     text = JSON.stringify(value);
   } catch (err) {
-    throw invalid(`The ${what} is not JSON-serialisable: ${err && err.message}`);
+    throw invalid(`The ${what} is not JSON-serialisable: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (typeof text !== 'string') throw invalid(`The ${what} is not JSON-serialisable`);
   return text;
 }
 
+/**
+ * @param {Record<string, any>} options
+ * @param {string} key
+ * @returns {number | undefined}
+ */
 function optionalNumber(options, key) {
   const value = options[key];
   if (value !== undefined && (typeof value !== 'number' || !Number.isFinite(value) || value < 0)) {
@@ -189,15 +227,21 @@ const NO_LIMIT = 9e15;
 
 /**
  * Limits of the drop-in store. InMemoryTaskStore has none, so a server that worked with it must
- * keep working: no cap on live tasks (per session or in total), and results up to 64 MiB (the
- * engine keeps results in wasm memory, which grows but never shrinks).
+ * keep working: no cap on live tasks (per session or in total) nor on queued messages (a linked
+ * WasmTaskMessageQueue keeps them in this engine), and results up to 64 MiB (the engine keeps
+ * results in wasm memory, which grows but never shrinks).
  */
-const DROP_IN_LIMITS = { maxTasksPerContext: NO_LIMIT, maxTasksTotal: NO_LIMIT, maxResultBytes: 64 * 1024 * 1024 };
+const DROP_IN_LIMITS = { maxTasksPerContext: NO_LIMIT, maxTasksTotal: NO_LIMIT, maxResultBytes: 64 * 1024 * 1024, maxQueuedMessagesPerTask: NO_LIMIT };
 
-/** `options.limits` over the drop-in defaults; `null` or `Infinity` means no limit. */
+/**
+ * `options.limits` over the drop-in defaults; `null` or `Infinity` means no limit.
+ * @param {unknown} limits
+ * @returns {Record<string, any>}
+ */
 function limitsOf(limits) {
   if (limits === undefined || limits === null) return { ...DROP_IN_LIMITS };
   if (typeof limits !== 'object') throw new TypeError('options.limits must be an object');
+  /** @type {Record<string, any>} */
   const out = { ...DROP_IN_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
     if (value === undefined) continue; // the default, not the engine's
@@ -207,13 +251,19 @@ function limitsOf(limits) {
   return out;
 }
 
+/**
+ * @param {Record<string, any>} options
+ * @returns {TaskEngineOptions & { now?: () => number }}
+ */
 function engineOptions(options) {
+  /** @type {Record<string, any>} */
   const ttl = {};
   const defaultMs = optionalNumber(options, 'defaultTtlMs');
   const maxMs = optionalNumber(options, 'maxTtlMs');
   if (defaultMs !== undefined) ttl.defaultMs = defaultMs;
   if (maxMs !== undefined) ttl.maxMs = maxMs;
   if (options.allowUnlimitedTtl !== undefined) ttl.allowUnlimited = Boolean(options.allowUnlimitedTtl);
+  /** @type {Record<string, any>} */
   const out = {
     // The SDK sends notifications/tasks/status itself; the engine must not queue its own.
     statusNotifications: false,
@@ -233,14 +283,17 @@ function engineOptions(options) {
 }
 
 /**
- * The store's internal "does this context see this task" check, for the linked queue: `true`,
- * `false` (another context's task) or `undefined` (no such live task).
+ * The store's engine for a linked WasmTaskMessageQueue: `[ENGINE](load)` is the engine, `null`
+ * when not loaded yet and `load` is false, else a promise of it (browsers load it on first use);
+ * `[SETTLE](engine)` drains what a queue call caused (expiries).
  */
-const SEES = Symbol('mcp-task-core/sdk task visibility');
+const ENGINE = Symbol('mcp-task-core/sdk store engine');
+const SETTLE = Symbol('mcp-task-core/sdk store settle');
 
 /** Prefix of the cursors of allSessions().listTasks(). */
 const ALL_CURSOR_PREFIX = 'all-sessions:';
 
+/** @param {string} text */
 function parseJson(text) {
   try {
     return JSON.parse(text);
@@ -274,37 +327,60 @@ const MAX_DELAY = 2_147_483_647;
  * - Everything stored is JSON text inside the engine: results must be JSON-serialisable.
  */
 class WasmTaskStore {
+  /** @type {ReturnType<typeof engineOptions>} */
   #engineOptions;
+  /** @type {TaskEngine | null} */
   #engine = null;
+  /** @type {Promise<TaskEngine> | null} */
   #loading = null;
   /**
    * Engine context -> number of its live tasks (no per-task state: the engine keeps each task's
    * context and poll interval). Only getAllTasks() and cleanup() use it, to list every context.
+   * @type {Map<string | null, number>}
    */
   #contexts = new Map();
+  /** @typedef {(taskId: string, sessionId: string | undefined) => void} TaskListener */
+  /** @type {Set<TaskListener>} */
   #listeners = new Set();
+  /** @type {() => number} */
   #now;
+  /** @type {boolean} */
   #useTimer;
+  /**
+   * The expiry timer: a number in browsers, a Timeout object (with `unref`) in Node.
+   * @type {any}
+   */
   #timer = null;
+  /** @type {number | null} */
   #timerAt = null;
-  /** The allSessions() view, made once. */
+  /**
+   * The allSessions() view, made once.
+   * @type {WasmTaskStoreAllSessions | null}
+   */
   #view = null;
+  /** @type {Set<TaskListener>} */
   #cancelListeners = new Set();
-  /** Storage mode (`options.storage`): the host loop over the storage (mcp-task-core/storage). */
+  /**
+   * Storage mode (`options.storage`): the host loop over the storage (mcp-task-core/storage).
+   * @type {StorageLoop | null}
+   */
   #loop = null;
   /** Storage mode: how many timer rounds failed in a row (the retry backs off). */
   #timerFailures = 0;
 
+  /** @param {WasmTaskStoreOptions} [options] */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     this.#engineOptions = engineOptions(options);
     this.#now = this.#engineOptions.now ?? Date.now;
     this.#useTimer = options.timer ?? options.now === undefined;
     if (options.storage !== undefined && options.storage !== null) {
-      const st = options.storage;
+      /** @type {Record<string, unknown> & import('mcp-task-core/sdk').TaskStorage} */
+      const st = /** @type {any} */ (options.storage);
       for (const m of ['load', 'loadContext', 'write']) {
         if (typeof st[m] !== 'function') throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
+      /** @type {Record<string, any>} */
       const store = {};
       if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
       const leaseMs = optionalNumber(options, 'leaseMs');
@@ -329,17 +405,21 @@ class WasmTaskStore {
     } catch (err) {
       // Bad options are reported now; a wasm module not yet initialised (the browser build
       // before `init()`) is loaded by the first call.
-      if (err && err.code === 'invalid_options') throw new TypeError(err.message);
+      if (err instanceof Error && 'code' in err && err.code === 'invalid_options') throw new TypeError(err.message);
     }
   }
 
-  /** The engine, initialising the wasm module first if needed. */
+  /**
+   * The engine, initialising the wasm module first if needed.
+   * @returns {TaskEngine | Promise<TaskEngine>}
+   */
   #ready() {
     if (this.#engine) return this.#engine;
     if (!this.#loading) {
       this.#loading = Promise.resolve(init()).then(() => {
-        if (!this.#engine) this.#engine = engineCall(() => new TaskEngine(this.#engineOptions));
-        return this.#engine;
+        const engine = this.#engine ?? engineCall(() => new TaskEngine(this.#engineOptions));
+        this.#engine = engine;
+        return engine;
       });
       this.#loading.catch(() => {
         this.#loading = null;
@@ -352,11 +432,17 @@ class WasmTaskStore {
    * Runs `fn(engine)`, then drains the engine's outputs and re-arms the expiry timer. The next
    * deadline moves only when a task is created (`creates`) or deleted (an expiry drained), so
    * other calls skip the nextDeadline() look-up.
+   * @template T
+   * @param {(engine: TaskEngine) => T} fn
+   * @param {boolean} [creates]
+   * @param {import('./storage.js').StoragePlan} [plan]
+   * @returns {Promise<T>}
    */
   async #run(fn, creates = false, plan = undefined) {
-    if (this.#loop) {
+    const loop = this.#loop;
+    if (loop) {
       const engine = this.#engine ?? (await this.#ready());
-      return this.#loop.run(engine, plan ?? {}, fn).then((value) => {
+      return loop.run(engine, plan ?? {}, fn).then((value) => {
         this.#arm(engine);
         return value;
       });
@@ -369,6 +455,10 @@ class WasmTaskStore {
     }
   }
 
+  /**
+   * @param {TaskEngine} engine
+   * @param {boolean} [rearm]
+   */
   #settle(engine, rearm = true) {
     // With storage, outputs (persists first) are only ever drained by the storage loop: the
     // synchronous look-ups (the message queue's, getAllTasks) leave them for its next round.
@@ -376,7 +466,10 @@ class WasmTaskStore {
     if (this.#drain(engine) || rearm) this.#arm(engine);
   }
 
-  /** Drains the engine's outputs; true when a task expired. */
+  /**
+   * Drains the engine's outputs; true when a task expired.
+   * @param {TaskEngine} engine
+   */
   #drain(engine) {
     let expired = false;
     for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
@@ -390,6 +483,7 @@ class WasmTaskStore {
     return expired;
   }
 
+  /** @param {{ taskId: string, context: string | null }} out */
   #tellExpired(out) {
     const left = (this.#contexts.get(out.context) ?? 0) - 1;
     if (left > 0) this.#contexts.set(out.context, left);
@@ -404,6 +498,7 @@ class WasmTaskStore {
     }
   }
 
+  /** @param {{ taskId: string, context: string | null }} out */
   #tellCancelled(out) {
     const sessionId = sessionOf(out.context);
     for (const listener of this.#cancelListeners) {
@@ -415,6 +510,7 @@ class WasmTaskStore {
     }
   }
 
+  /** @param {TaskEngine} engine */
   #arm(engine) {
     if (!this.#useTimer || typeof setTimeout !== 'function') return;
     const deadline = engine.nextDeadline();
@@ -453,9 +549,12 @@ class WasmTaskStore {
     this.#timerAt = null;
   }
 
-  /** Storage mode's timer: heartbeats (lease renewals), lease checks and expiry. */
+  /**
+   * Storage mode's timer: heartbeats (lease renewals), lease checks and expiry.
+   * @param {TaskEngine} engine
+   */
   #timerRound(engine) {
-    this.#loop.tick(engine).then(
+    this.#loop?.tick(engine).then(
       () => {
         this.#timerFailures = 0;
         if (this.#engine === engine) this.#arm(engine);
@@ -478,37 +577,37 @@ class WasmTaskStore {
   }
 
   /**
-   * The task JSON text as `context` sees it, or a TaskStoreError(-32602). (The engine's
-   * updateStatus / storeResult / fail are not session-scoped: this is the session check.)
-   */
-  #visibleJson(engine, taskId, context) {
-    const json = typeof taskId === 'string' ? engine.getTask(taskId, context) : null;
-    if (json === null || json === undefined) throw notFound(taskId);
-    return json;
-  }
-
-  /**
    * Creates a `working` task bound to `sessionId`. `taskParams.ttl`: ms (clamped to
    * `maxTtlMs`; 0 expires at once), `null` (unlimited if allowed, else `maxTtlMs`) or absent
    * (`defaultTtlMs`). `taskParams.pollInterval` overrides the store's `pollIntervalMs`.
+   * @param {CreateTaskOptions} taskParams
+   * @param {RequestId} _requestId
+   * @param {Request} request
+   * @param {string} [sessionId]
+   * @returns {Promise<Task>}
    */
   async createTask(taskParams, _requestId, request, sessionId) {
+    /** @type {{ ttl?: unknown, pollInterval?: unknown }} */
     const params = taskParams ?? {};
-    let ttl = params.ttl;
-    if (ttl !== undefined && ttl !== null) {
-      if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl < 0) {
-        throw invalid(`ttl must be a non-negative number of milliseconds or null, got ${String(ttl)}`);
+    const asked = params.ttl;
+    /** @type {number | null | undefined} */
+    let ttl = undefined;
+    if (asked !== undefined && asked !== null) {
+      if (typeof asked !== 'number' || !Number.isFinite(asked) || asked < 0) {
+        throw invalid(`ttl must be a non-negative number of milliseconds or null, got ${String(asked)}`);
       }
-      ttl = Math.floor(ttl);
-    }
-    let pollInterval = params.pollInterval;
-    if (pollInterval !== undefined && pollInterval !== null) {
-      if (typeof pollInterval !== 'number' || !Number.isFinite(pollInterval) || pollInterval < 1) {
-        throw invalid(`pollInterval must be a positive number of milliseconds, got ${String(pollInterval)}`);
-      }
-      pollInterval = Math.floor(pollInterval);
+      ttl = Math.floor(asked);
     } else {
-      pollInterval = undefined;
+      ttl = asked;
+    }
+    const askedInterval = params.pollInterval;
+    /** @type {number | undefined} */
+    let pollInterval = undefined;
+    if (askedInterval !== undefined && askedInterval !== null) {
+      if (typeof askedInterval !== 'number' || !Number.isFinite(askedInterval) || askedInterval < 1) {
+        throw invalid(`pollInterval must be a positive number of milliseconds, got ${String(askedInterval)}`);
+      }
+      pollInterval = Math.floor(askedInterval);
     }
     const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
     const context = contextOf(sessionId);
@@ -520,7 +619,12 @@ class WasmTaskStore {
     }, true, { write: true });
   }
 
-  /** The task, or `null` when it is unknown, expired or another session's. */
+  /**
+   * The task, or `null` when it is unknown, expired or another session's.
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<Task | null>}
+   */
   async getTask(taskId, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => this.#get(engine, taskId, context), false, { taskId });
@@ -530,6 +634,11 @@ class WasmTaskStore {
    * Ends a task with its result: `completed`, or `failed` (a tool result with `isError`, or a
    * JSON-RPC error given as an `Error` or a `jsonRpcErrorResult()`). Throws for unknown tasks
    * and terminal ones (a cancelled task stays cancelled).
+   * @param {string} taskId
+   * @param {'completed' | 'failed'} status
+   * @param {Result | Error} result
+   * @param {string} [sessionId]
+   * @returns {Promise<void>}
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
@@ -540,6 +649,9 @@ class WasmTaskStore {
    * The stored result. For a task that failed with a JSON-RPC error, throws it as a
    * `JsonRpcError` (so `tasks/result` answers with that error). Throws -32602 for unknown tasks
    * and -32603 for a task with no stored result (running, or cancelled).
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<Result>}
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
@@ -552,12 +664,24 @@ class WasmTaskStore {
    * between `working` and `input_required` keeps the current message (as the SDK's store
    * does). Throws for unknown tasks and for any move out of a terminal status.
    */
+  /**
+   * @param {string} taskId
+   * @param {Task['status']} status
+   * @param {string} [statusMessage]
+   * @param {string} [sessionId]
+   * @returns {Promise<void>}
+   */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context), false, { taskId, write: true });
   }
 
-  /** One page of the session's tasks in creation order; throws on a cursor not issued to it. */
+  /**
+   * One page of the session's tasks in creation order; throws on a cursor not issued to it.
+   * @param {string} [cursor]
+   * @param {string} [sessionId]
+   * @returns {Promise<TaskList>}
+   */
   async listTasks(cursor, sessionId) {
     const context = contextOf(sessionId);
     return this.#run((engine) => {
@@ -579,6 +703,12 @@ class WasmTaskStore {
    */
   allSessions() {
     if (this.#view) return this.#view;
+    /**
+     * @param {string} name
+     * @param {number} arity
+     * @param {(engine: TaskEngine, ...args: any[]) => any} fn
+     * @returns {(...args: any[]) => Promise<any>}
+     */
     const method = (name, arity, fn, write = false) =>
       (...args) => {
         if (args.length > arity) {
@@ -589,95 +719,78 @@ class WasmTaskStore {
         const plan = name === 'listTasks' ? {} : { taskId: args[0], write };
         return this.#run((engine) => fn(engine, ...args), false, plan);
       };
-    /** The context of live task `taskId`, or throws -32602 as for an unknown task. */
-    const owner = (engine, taskId) => {
-      const context = typeof taskId === 'string' ? engine.taskContext(taskId) : undefined;
-      if (context === undefined) throw notFound(taskId);
-      return context;
-    };
+    /**
+     * The context of live task `taskId`. For no such task any context will do: the engine
+     * answers it as an unknown task.
+     * @param {TaskEngine} engine
+     * @param {unknown} taskId
+     */
+    const owner = (engine, taskId) => (typeof taskId === 'string' ? engine.taskContext(taskId) ?? null : null);
     this.#view = Object.freeze({
-      getTask: method('getTask', 1, (engine, taskId) => {
+      getTask: method('getTask', 1, (engine, /** @type {unknown} */ taskId) => {
         const context = typeof taskId === 'string' ? engine.taskContext(taskId) : undefined;
         return context === undefined ? null : this.#get(engine, taskId, context);
       }),
-      getTaskResult: method('getTaskResult', 1, (engine, taskId) => this.#result(engine, taskId, owner(engine, taskId))),
-      storeTaskResult: method('storeTaskResult', 3, (engine, taskId, status, result) =>
+      getTaskResult: method('getTaskResult', 1, (engine, /** @type {unknown} */ taskId) => this.#result(engine, taskId, owner(engine, taskId))),
+      storeTaskResult: method('storeTaskResult', 3, (engine, /** @type {unknown} */ taskId, /** @type {unknown} */ status, /** @type {unknown} */ result) =>
         this.#storeResult(engine, taskId, status, result, owner(engine, taskId)),
       true),
-      updateTaskStatus: method('updateTaskStatus', 3, (engine, taskId, status, statusMessage) =>
+      updateTaskStatus: method('updateTaskStatus', 3, (engine, /** @type {unknown} */ taskId, /** @type {unknown} */ status, /** @type {unknown} */ statusMessage) =>
         this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
       true),
-      listTasks: method('listTasks', 1, (engine, cursor) => this.#listAll(engine, cursor)),
+      listTasks: method('listTasks', 1, (engine, /** @type {unknown} */ cursor) => this.#listAll(engine, cursor)),
     });
     return this.#view;
   }
 
+  /**
+   * @param {TaskEngine} engine
+   * @param {unknown} taskId
+   * @param {string | null} context
+   * @returns {Task | null}
+   */
   #get(engine, taskId, context) {
     if (typeof taskId !== 'string') return null;
     const json = engine.getTask(taskId, context);
     return json === null || json === undefined ? null : JSON.parse(json);
   }
 
+  /**
+   * @param {TaskEngine} engine
+   * @param {any} taskId
+   * @param {any} status
+   * @param {unknown} result
+   * @param {string | null} context
+   */
   #storeResult(engine, taskId, status, result, context) {
-    // Unknown and other sessions' tasks; the engine refuses terminal ones itself.
-    this.#visibleJson(engine, taskId, context);
-    if (status !== 'completed' && status !== 'failed') {
-      throw invalid(`A result can be stored only with status 'completed' or 'failed', not '${status}'`);
-    }
+    // An Error (or a jsonRpcErrorResult) is the JSON-RPC error the request failed with.
     const error = jsonRpcErrorIn(result);
-    if (error) {
-      if (status !== 'failed') throw invalid("A JSON-RPC error can be stored only with status 'failed'");
-      engineCall(() => engine.fail(taskId, jsonText(error, 'error')));
-      return;
-    }
-    if (!isPlainObject(result)) throw invalid('The result must be a JSON object, such as a CallToolResult');
-    engineCall(() => engine.storeResult(taskId, status, jsonText(result, 'result')));
+    const outcome = error ? { kind: 'error', json: jsonText(error, 'error') } : { kind: 'result', json: jsonText(result, 'result') };
+    engineCall(() => engine.storeTaskResult(taskId, context, status, /** @type {import('mcp-task-core').TaskOutcome} */ (outcome)));
   }
 
+  /**
+   * @param {TaskEngine} engine
+   * @param {any} taskId
+   * @param {string | null} context
+   * @returns {Result}
+   */
   #result(engine, taskId, context) {
-    const outcome = typeof taskId === 'string' ? engine.getOutcome(taskId, context) : null;
-    if (outcome) {
-      if (outcome.kind === 'result') return JSON.parse(outcome.json);
-      const e = JSON.parse(outcome.json);
-      throw new JsonRpcError(e.code, e.message, e.data);
-    }
-    const task = JSON.parse(this.#visibleJson(engine, taskId, context));
-    const why =
-      task.status === 'cancelled'
-        ? `Task ${taskId} was cancelled before it produced a result`
-        : `Task ${taskId} is '${task.status}' and has no stored result`;
-    throw new TaskStoreError(INTERNAL_ERROR, why, 'no_result');
+    const outcome = engineCall(() => engine.getTaskResult(taskId, context));
+    if (outcome.kind === 'result') return JSON.parse(outcome.json);
+    const e = JSON.parse(outcome.json);
+    throw new JsonRpcError(e.code, e.message, e.data);
   }
 
+  /**
+   * @param {TaskEngine} engine
+   * @param {any} taskId
+   * @param {any} status
+   * @param {unknown} statusMessage
+   * @param {string | null} context
+   */
   #update(engine, taskId, status, statusMessage, context) {
-    const given = statusMessage ? String(statusMessage) : undefined;
-    if (status === 'cancelled') {
-      // cancelTask is session-scoped and refuses terminal tasks: no look-up first.
-      if (typeof taskId !== 'string') throw notFound(taskId);
-      try {
-        engine.cancelTask(taskId, context, given ?? null);
-      } catch (err) {
-        if (err && err.code === 'unknown_task') throw notFound(taskId);
-        if (err && (err.code === 'already_terminal' || err.code === 'task_cancelled')) {
-          const json = engine.getTask(taskId, context);
-          throw terminalError(taskId, json ? statusIn(json) : 'cancelled', status);
-        }
-        throw fromEngine(err);
-      }
-      return;
-    }
-    const json = this.#visibleJson(engine, taskId, context);
-    if (!STATUSES.has(status)) throw invalid(`Unknown task status '${status}'`);
-    const current = statusIn(json);
-    if (isTerminal(current)) throw terminalError(taskId, current, status);
-    // The current message is needed (JSON parsed) only when it is kept.
-    if (status === current) {
-      const message = given ?? JSON.parse(json).statusMessage;
-      engineCall(() => engine.setStatusMessage(taskId, message ?? null));
-    } else {
-      const message = given ?? (isTerminal(status) ? undefined : JSON.parse(json).statusMessage);
-      engineCall(() => engine.updateStatus(taskId, status, message ?? null));
-    }
+    engineCall(() => engine.updateTaskStatus(taskId, context, status, statusMessage ? String(statusMessage) : null));
   }
 
   /**
@@ -685,9 +798,14 @@ class WasmTaskStore {
    * sorted), each session's tasks in creation order, one engine page at a time (a page never
    * mixes sessions). The cursor names the session and the engine's cursor within it; a session
    * whose tasks all expired meanwhile is skipped.
+   * @param {TaskEngine} engine
+   * @param {unknown} cursor
+   * @returns {TaskList}
    */
   #listAll(engine, cursor) {
+    /** @type {string | null} */
     let from = null;
+    /** @type {string | null} */
     let inner = null;
     if (cursor !== undefined && cursor !== null) {
       const at = typeof cursor === 'string' && cursor.startsWith(ALL_CURSOR_PREFIX) ? parseJson(cursor.slice(ALL_CURSOR_PREFIX.length)) : null;
@@ -696,7 +814,7 @@ class WasmTaskStore {
       }
       [from, inner] = at;
     }
-    const contexts = [...this.#contexts.keys()].sort();
+    const contexts = [...this.#contexts.keys()].filter((c) => typeof c === 'string').sort();
     let i = from === null ? 0 : contexts.findIndex((c) => c >= from);
     if (i < 0) return { tasks: [] };
     if (contexts[i] !== from) inner = null;
@@ -712,12 +830,14 @@ class WasmTaskStore {
 
   /**
    * Calls `listener(taskId, sessionId)` when a task expires and is deleted. Returns a function
-   * that removes the listener. (WasmTaskMessageQueue uses it to drop the queues of expired tasks.)
+   * that removes the listener.
+   * @param {TaskListener} listener
+   * @returns {() => void}
    */
   onTaskExpired(listener) {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /**
@@ -725,34 +845,42 @@ class WasmTaskStore {
    * here, or (with `storage`) it was ended by another instance, which this instance learns at
    * its next lease renewal (at most `pollIntervalMs`, or a third of `leaseMs`, later). Returns a
    * function that removes the listener. Background work passes it on to its AbortController.
+   * @param {TaskListener} listener
+   * @returns {() => void}
    */
   onTaskCancelled(listener) {
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');
     this.#cancelListeners.add(listener);
-    return () => this.#cancelListeners.delete(listener);
+    return () => void this.#cancelListeners.delete(listener);
   }
 
   /**
-   * Whether engine context `context` sees live task `taskId`: `true`, `false` when it is another
-   * context's, `undefined` when there is no such live task (used by WasmTaskMessageQueue).
+   * For a linked WasmTaskMessageQueue: the engine (loading it if `load`), or `null`.
+   * @param {boolean} [load]
+   * @returns {TaskEngine | Promise<TaskEngine> | null}
    */
-  [SEES](taskId, context) {
-    const engine = this.#engine;
-    if (!engine || typeof taskId !== 'string') return undefined;
-    try {
-      const json = engine.getTask(taskId, context);
-      if (json !== null && json !== undefined) return true;
-      // Not this context's: another context's, or none at all?
-      return engine.hasTask(taskId) ? false : undefined;
-    } finally {
-      this.#settle(engine, false);
-    }
+  [ENGINE](load = true) {
+    return this.#engine ?? (load ? this.#ready() : null);
   }
 
-  /** `[context, task]` for every live task, context by context (pages of listTasks). */
+  /**
+   * For a linked WasmTaskMessageQueue: drains the outputs of its call (expiries).
+   * @param {TaskEngine} engine
+   */
+  [SETTLE](engine) {
+    if (engine === this.#engine) this.#settle(engine, false);
+  }
+
+  /**
+   * `[context, task]` for every live task, context by context (pages of listTasks).
+   * @param {TaskEngine} engine
+   * @returns {[string | null, Task][]}
+   */
   #everyTask(engine) {
+    /** @type {[string | null, Task][]} */
     const out = [];
     for (const context of [...this.#contexts.keys()]) {
+      /** @type {string | null} */
       let cursor = null;
       do {
         const page = JSON.parse(engine.listTasks(context, cursor));
@@ -763,7 +891,10 @@ class WasmTaskStore {
     return out;
   }
 
-  /** Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks). */
+  /**
+   * Every live task of every session (for debugging; like InMemoryTaskStore.getAllTasks).
+   * @returns {Task[]}
+   */
   getAllTasks() {
     const engine = this.#engine;
     if (!engine) return [];
@@ -783,6 +914,7 @@ class WasmTaskStore {
   cleanup() {
     this.#disarm();
     const engine = this.#engine;
+    /** @type {[string | null, Task][]} */
     let gone = [];
     if (engine && this.#listeners.size > 0) {
       try {
@@ -819,27 +951,30 @@ class WasmTaskStore {
   }
 }
 
-const QUEUED_TYPES = new Set(['request', 'notification', 'response', 'error']);
-
 /**
- * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x: one FIFO per task, messages kept as
- * JSON text, delivered only to the session the task belongs to. `enqueue` throws when the SDK's
- * `maxSize` (its `maxTaskQueueSize` option) or this queue's `maxMessagesPerTask` (default: no
- * limit, as InMemoryTaskMessageQueue) is reached. State is kept only for tasks with messages waiting.
+ * A `TaskMessageQueue` for `@modelcontextprotocol/sdk` 1.x on the engine's per-task message
+ * queues: one FIFO per task, messages kept as JSON text, delivered only to the session the task
+ * belongs to. `enqueue` throws when the SDK's `maxSize` (its `maxTaskQueueSize` option) or this
+ * queue's `maxMessagesPerTask` (default: no limit, as InMemoryTaskMessageQueue) is reached.
  *
- * With `{ taskStore }` (a WasmTaskStore) the task's session comes from the store (an `enqueue`
- * naming another session throws), and the queues of tasks that expire are dropped. Without it,
- * the first `enqueue` that names a session binds the queue to it. (SDK versions before 1.32 enqueue side-channel requests without a
- * session ID; the store link makes that harmless, and the queue never delivers a task's messages
- * to another session, which those versions do not check before draining.)
+ * With `{ taskStore }` (a WasmTaskStore) the messages live in the store's engine: a task's
+ * session comes from the store (an `enqueue` naming another session throws), and the messages
+ * of tasks that expire are dropped with them. Without it the queue has an engine of its own and
+ * the first `enqueue` that names a session binds the queue to it. (SDK versions before 1.32
+ * enqueue side-channel requests without a session ID; the store link makes that harmless.)
  */
 class WasmTaskMessageQueue {
-  /** taskId -> { context: engine context or null (not known yet), messages: JSON text[] } */
-  #queues = new Map();
+  /** @type {number} */
   #max;
+  /** @type {WasmTaskStore | null} */
   #store = null;
-  #detach = null;
+  /**
+   * The engine of an unlinked queue (no tasks: only queues).
+   * @type {TaskEngine | null}
+   */
+  #own = null;
 
+  /** @param {WasmTaskMessageQueueOptions} [options] */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     // No limit by default, as InMemoryTaskMessageQueue: the SDK's maxTaskQueueSize still applies.
@@ -850,100 +985,82 @@ class WasmTaskMessageQueue {
     this.#max = max;
     if (options.taskStore !== undefined) {
       const store = options.taskStore;
-      if (!store || typeof store.onTaskExpired !== 'function') {
-        throw new TypeError('options.taskStore must be a WasmTaskStore');
+      if (!(store instanceof WasmTaskStore)) throw new TypeError('options.taskStore must be a WasmTaskStore');
+      this.#store = store;
+    }
+  }
+
+  /**
+   * Runs `fn` on the engine holding the queues (the store's, or this queue's own).
+   * @template T
+   * @param {(engine: TaskEngine) => T} fn
+   * @returns {Promise<T>}
+   */
+  async #call(fn) {
+    const store = this.#store;
+    if (store) {
+      const engine = /** @type {TaskEngine} */ (await store[ENGINE]());
+      try {
+        return engineCall(() => fn(engine));
+      } finally {
+        store[SETTLE](engine);
       }
-      if (typeof store[SEES] === 'function') this.#store = store;
-      this.#detach = store.onTaskExpired((taskId, sessionId) => {
-        const entry = this.#queues.get(taskId);
-        if (entry && (entry.context === null || entry.context === contextOf(sessionId))) this.#queues.delete(taskId);
-      });
     }
+    if (!this.#own) {
+      await init();
+      // No limit of its own: the caps come with each call.
+      this.#own ??= new TaskEngine({ limits: { maxQueuedMessagesPerTask: NO_LIMIT } });
+    }
+    const own = this.#own;
+    return engineCall(() => fn(own));
   }
 
-  /** The entry of `taskId` if `sessionId` may read it. */
-  #readable(taskId, sessionId) {
-    let entry = this.#queues.get(taskId);
-    if (!entry) return undefined;
-    const reader = contextOf(sessionId);
-    if (entry.context === null && this.#store) {
-      // Queued without a session (SDK < 1.32) for a task of some session: ask the store.
-      const sees = this.#store[SEES](taskId, reader);
-      if (sees === false) return undefined;
-      entry = this.#queues.get(taskId); // an expiry seen by the store drops the queue
-      if (!entry) return undefined;
-      if (sees) entry.context = reader;
-    }
-    return entry.context === null || entry.context === reader ? entry : undefined;
-  }
-
+  /**
+   * @param {string} taskId
+   * @param {QueuedMessage} message
+   * @param {string} [sessionId]
+   * @param {number} [maxSize]
+   * @returns {Promise<void>}
+   */
   async enqueue(taskId, message, sessionId, maxSize) {
-    if (typeof taskId !== 'string') throw invalid('taskId must be a string');
-    if (!isPlainObject(message) || !QUEUED_TYPES.has(message.type)) {
-      throw invalid("A queued message must be an object with type 'request', 'notification', 'response' or 'error'");
-    }
-    const given = sessionId === undefined || sessionId === null ? null : contextOf(sessionId);
-    let entry = this.#queues.get(taskId);
-    let owner = entry ? entry.context : null;
-    if (owner === null && this.#store) {
-      // The task's session, through the store: the named session if it sees the task (refused
-      // if it is another session's), else the session-less context if that one sees it (else
-      // still unknown: resolved on reading).
-      if (given !== null) {
-        const sees = this.#store[SEES](taskId, given);
-        if (sees === false) throw notFound(taskId);
-        if (sees) owner = given;
-      } else if (this.#store[SEES](taskId, contextOf(undefined))) {
-        owner = contextOf(undefined);
-      }
-      entry = this.#queues.get(taskId); // an expiry seen by the store drops the queue
-    }
-    if (given !== null && owner !== null && given !== owner) throw notFound(taskId);
-    const context = owner ?? given;
-    const queue = entry?.messages ?? [];
-    const limit = maxSize === undefined || maxSize === null ? this.#max : Math.min(maxSize, this.#max);
-    if (queue.length >= limit) {
-      throw new TaskStoreError(
-        INTERNAL_ERROR,
-        `Task message queue overflow: task ${taskId} already has ${queue.length} queued messages (limit ${limit})`,
-        'limit_exceeded',
-      );
-    }
+    const named = sessionId === undefined || sessionId === null ? null : contextOf(sessionId);
     const text = jsonText(message, 'queued message');
-    queue.push(text);
-    this.#queues.set(taskId, { context, messages: queue });
+    return this.#call((engine) => engine.enqueueMessage(taskId, named, text, Math.min(maxSize ?? Infinity, this.#max)));
   }
 
+  /**
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<QueuedMessage | undefined>}
+   */
   async dequeue(taskId, sessionId) {
-    const entry = this.#readable(taskId, sessionId);
-    if (!entry) return undefined;
-    const text = entry.messages.shift();
-    if (entry.messages.length === 0) this.#queues.delete(taskId);
-    return text === undefined ? undefined : JSON.parse(text);
+    const text = await this.#call((engine) => engine.dequeueMessage(taskId, contextOf(sessionId)));
+    return text === null ? undefined : JSON.parse(text);
   }
 
+  /**
+   * @param {string} taskId
+   * @param {string} [sessionId]
+   * @returns {Promise<QueuedMessage[]>}
+   */
   async dequeueAll(taskId, sessionId) {
-    const entry = this.#readable(taskId, sessionId);
-    if (!entry) return [];
-    this.#queues.delete(taskId);
-    return entry.messages.map((text) => JSON.parse(text));
+    return JSON.parse(await this.#call((engine) => engine.dequeueAllMessages(taskId, contextOf(sessionId))));
   }
 
-  /** Messages waiting for one task (or for all tasks without an argument). */
+  /**
+   * Messages waiting for one task (or for all tasks without an argument).
+   * @param {string} [taskId]
+   * @returns {number}
+   */
   size(taskId) {
-    if (taskId === undefined) {
-      let n = 0;
-      for (const entry of this.#queues.values()) n += entry.messages.length;
-      return n;
-    }
-    return this.#queues.get(taskId)?.messages.length ?? 0;
+    const engine = this.#store ? /** @type {TaskEngine | null} */ (this.#store[ENGINE](false)) : this.#own;
+    return engine ? engine.queuedMessageCount(taskId ?? null) : 0;
   }
 
-  /** Drops every queue and stops listening to the task store. */
+  /** Drops every queued message and unlinks the task store. */
   cleanup() {
-    this.#queues.clear();
-    if (this.#detach) this.#detach();
-    this.#detach = null;
+    const engine = this.#store ? /** @type {TaskEngine | null} */ (this.#store[ENGINE](false)) : this.#own;
+    engine?.clearMessages();
     this.#store = null;
   }
 }
@@ -966,11 +1083,17 @@ const PROPAGATING = Symbol('mcp-task-core/sdk propagateTaskCreationErrors');
  * if the handler then fails, the request fails with that error instead. Everything else passes
  * through untouched. (It reads the SDK's request handler map, `Protocol._requestHandlers`;
  * js-tests/sdk/limits.test.mjs pins the SDK behaviour this relies on.)
+ * @template {object} T
+ * @param {T} server
+ * @returns {T}
  */
 function propagateTaskCreationErrors(server) {
+  /** @param {any} p */
   const isProtocol = (p) => p !== null && typeof p === 'object' && p._requestHandlers instanceof Map;
   // McpServer keeps its Server in `.server`; Server and Client are Protocols themselves.
-  const protocol = server !== null && typeof server === 'object' && isProtocol(server.server) ? server.server : server;
+  /** @type {any} */
+  const given = server;
+  const protocol = given !== null && typeof given === 'object' && isProtocol(given.server) ? given.server : given;
   if (!isProtocol(protocol)) {
     throw new TypeError('propagateTaskCreationErrors(server) takes an McpServer, Server or Client of @modelcontextprotocol/sdk 1.x');
   }
@@ -981,6 +1104,10 @@ function propagateTaskCreationErrors(server) {
   Object.defineProperty(handlers, 'get', {
     configurable: true,
     writable: true,
+    /**
+     * @this {Map<string, unknown>}
+     * @param {string} method
+     */
     value: function getWithCreationErrors(method) {
       const handler = get.call(this, method);
       if (typeof handler !== 'function') return handler;
@@ -993,15 +1120,25 @@ function propagateTaskCreationErrors(server) {
   return server;
 }
 
-/** `handler` whose task-augmented requests fail with the task store's refusal, if any. */
+/**
+ * `handler` whose task-augmented requests fail with the task store's refusal, if any.
+ * @param {Function} handler
+ */
 function withCreationErrors(handler) {
+  /**
+   * @this {unknown}
+   * @param {any} request
+   * @param {any} extra
+   */
   return function handleWithCreationErrors(request, extra) {
     const store = extra !== null && typeof extra === 'object' ? extra.taskStore : undefined;
     const augmented = request !== null && typeof request === 'object' && isPlainObject(request.params) && isPlainObject(request.params.task);
     if (!augmented || store === null || typeof store !== 'object' || typeof store.createTask !== 'function') {
       return handler.call(this, request, extra);
     }
+    /** @type {{ err: unknown } | null} */
     let refusal = null;
+    /** @param {any[]} args */
     const createTask = async (...args) => {
       try {
         return await store.createTask(...args);

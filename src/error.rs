@@ -44,6 +44,29 @@ impl HostError {
         }
     }
 
+    /// The JSON-RPC error code a host that answers a peer for this call sends
+    /// (as SDK task stores do): `-32602` (Invalid params) when the request named
+    /// something wrong, `-32603` (Internal error) when the receiver could not serve it.
+    ///
+    /// ```
+    /// use mcp_task_core::HostError;
+    /// assert_eq!(HostError::InvalidCursor.rpc_code(), -32602);
+    /// assert_eq!(HostError::LimitExceeded { message: "full".into() }.rpc_code(), -32603);
+    /// ```
+    pub fn rpc_code(&self) -> i64 {
+        match self {
+            HostError::UnknownTask { .. }
+            | HostError::TaskCancelled { .. }
+            | HostError::AlreadyTerminal { .. }
+            | HostError::IllegalTransition { .. }
+            | HostError::InvalidArgument { .. }
+            | HostError::InvalidCursor => crate::protocol::jsonrpc::INVALID_PARAMS,
+            HostError::LimitExceeded { .. } | HostError::DuplicateId { .. } | HostError::ListUnavailable { .. } => {
+                crate::protocol::jsonrpc::INTERNAL_ERROR
+            }
+        }
+    }
+
     pub(crate) fn invalid(message: impl Into<String>) -> Self {
         HostError::InvalidArgument { message: message.into() }
     }

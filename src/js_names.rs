@@ -148,6 +148,8 @@ mod tests {
             HostError::ListUnavailable { message: t() },
         ];
         let mut codes: BTreeSet<String> = errors.iter().map(|e| e.code().to_owned()).collect();
+        // The SDK store's own refusal (crate::StoreError): a task with no stored result.
+        codes.insert("no_result".to_owned());
         // Thrown by the JavaScript layer, not by a host call: bad options, a
         // freed object, a browser build used before init().
         for code in ["invalid_options", "freed", "not_initialized"] {

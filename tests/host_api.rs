@@ -280,7 +280,7 @@ fn store_api_matches_the_wire() {
     assert_eq!(rig.engine.list_tasks(None, None).unwrap_err().code(), "list_unavailable");
     assert_eq!(rig.engine.list_tasks(A, Some("bogus")).unwrap_err().code(), "invalid_cursor");
     rig.engine.cancel_task(&task.task_id, A, None).unwrap();
-    assert_eq!(rig.engine.cancel_task(&task.task_id, A, None).unwrap_err().code(), "already_terminal");
+    assert_eq!(rig.engine.cancel_task(&task.task_id, A, None).unwrap_err().code(), "task_cancelled");
     assert_eq!(rig.engine.get_outcome(&task.task_id, A), None);
     rig.clock.advance(1_000);
     assert_eq!(rig.engine.get_task(&task.task_id, A), None, "expired");

@@ -19,6 +19,13 @@ struct Channel {
     queued: VecDeque<(String, String)>,
     /// Requests delivered, queued or listed in `inputRequests`, still unanswered.
     pending: Vec<PendingRequest>,
+    /// Messages the host queues for the requestor itself (an SDK's task message
+    /// queue), JSON texts. Kept past the task's end, until read or until the task
+    /// is deleted: the requestor reads them before the result.
+    messages: VecDeque<String>,
+    /// The context allowed to read `messages`: the task's, or the first one
+    /// named. `None` while no one is known (they are then readable by anyone).
+    reader: Option<Option<String>>,
 }
 
 /// An unanswered side-channel request.
@@ -43,7 +50,7 @@ impl PendingRequest {
 
 impl Channel {
     fn is_idle(&self) -> bool {
-        self.waiters.is_empty() && self.queued.is_empty() && self.pending.is_empty()
+        self.waiters.is_empty() && self.queued.is_empty() && self.pending.is_empty() && self.messages.is_empty()
     }
 }
 
@@ -53,6 +60,15 @@ pub(crate) struct Channels {
     by_task: HashMap<String, Channel>,
     /// Raw id of an outgoing request -> its task.
     owner: HashMap<String, String>,
+}
+
+/// Why [`Channels::enqueue_message`] refused a message.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum EnqueueRefusal {
+    /// The queue belongs to another context.
+    OtherContext,
+    /// The queue already holds `queued` messages, its `limit`.
+    Full { queued: usize, limit: usize },
 }
 
 /// Where a new side-channel request goes.
@@ -66,13 +82,19 @@ pub(crate) enum Delivery {
 }
 
 impl Channels {
-    /// Drops everything of a task (it ended or vanished); returns its waiters.
+    /// Drops the side channel of a task (it ended or vanished); returns its
+    /// waiters. Host messages stay until read or [`drop_messages`](Self::drop_messages).
     pub fn close(&mut self, task_id: &str) -> Vec<Waiter> {
-        let Some(channel) = self.by_task.remove(task_id) else { return Vec::new() };
-        for p in &channel.pending {
+        let Some(channel) = self.by_task.get_mut(task_id) else { return Vec::new() };
+        for p in channel.pending.drain(..) {
             self.owner.remove(&p.id);
         }
-        channel.waiters
+        channel.queued.clear();
+        let waiters = std::mem::take(&mut channel.waiters);
+        if channel.is_idle() {
+            self.by_task.remove(task_id);
+        }
+        waiters
     }
 
     pub fn waiter_count(&self, task_id: &str) -> usize {
@@ -121,7 +143,8 @@ impl Channels {
                 self.owner.remove(&p.id);
             }
         }
-        let mut channel = Channel { waiters: old.map(|c| c.waiters).unwrap_or_default(), ..Channel::default() };
+        let (waiters, messages, reader) = old.map(|c| (c.waiters, c.messages, c.reader)).unwrap_or_default();
+        let mut channel = Channel { waiters, messages, reader, ..Channel::default() };
         for p in pending {
             self.owner.insert(p.id.clone(), task_id.to_owned());
             if side_channel {
@@ -179,6 +202,74 @@ impl Channels {
                 true
             }
             None => false,
+        }
+    }
+    /// Queues a host message for a task's requestor. `owner` is the context
+    /// of the live task, if the engine holds it; `named` the context the
+    /// caller names, if any. The queue takes the first known of the two.
+    pub fn enqueue_message(
+        &mut self,
+        task_id: &str,
+        owner: Option<Option<&str>>,
+        named: Option<Option<&str>>,
+        message: String,
+        limit: usize,
+    ) -> Result<(), EnqueueRefusal> {
+        let queue = self.by_task.get(task_id);
+        let reader = queue.and_then(|q| q.reader.as_ref().map(Option::as_deref)).or(owner);
+        if let (Some(reader), Some(named)) = (reader, named) {
+            if reader != named {
+                return Err(EnqueueRefusal::OtherContext);
+            }
+        }
+        let queued = queue.map_or(0, |q| q.messages.len());
+        if queued >= limit {
+            return Err(EnqueueRefusal::Full { queued, limit });
+        }
+        let reader = reader.or(named).map(|c| c.map(str::to_owned));
+        let queue = self.by_task.entry(task_id.to_owned()).or_default();
+        queue.reader = reader;
+        queue.messages.push_back(message);
+        Ok(())
+    }
+
+    /// Takes the oldest (`all`: every) queued message of a task, if `reader`
+    /// may read them; `owner` as for [`enqueue_message`](Self::enqueue_message).
+    pub fn dequeue_messages(&mut self, task_id: &str, owner: Option<Option<&str>>, reader: Option<&str>, all: bool) -> Vec<String> {
+        let Some(queue) = self.by_task.get_mut(task_id) else { return Vec::new() };
+        if queue.reader.as_ref().map(Option::as_deref).or(owner).is_some_and(|r| r != reader) {
+            return Vec::new();
+        }
+        let taken: Vec<String> = if all { queue.messages.drain(..).collect() } else { queue.messages.pop_front().into_iter().collect() };
+        if queue.is_idle() {
+            self.by_task.remove(task_id);
+        }
+        taken
+    }
+
+    /// Queued host messages of one task, or of every task.
+    pub fn message_count(&self, task_id: Option<&str>) -> usize {
+        match task_id {
+            Some(id) => self.by_task.get(id).map_or(0, |q| q.messages.len()),
+            None => self.by_task.values().map(|q| q.messages.len()).sum(),
+        }
+    }
+
+    /// Drops the queued host messages of a deleted task (or of every task).
+    pub fn drop_messages(&mut self, task_id: Option<&str>) {
+        // Clears them; whether the channel still holds anything else.
+        let clear = |channel: &mut Channel| {
+            channel.messages.clear();
+            channel.reader = None;
+            !channel.is_idle()
+        };
+        match task_id {
+            Some(id) => {
+                if self.by_task.get_mut(id).is_some_and(|c| !clear(c)) {
+                    self.by_task.remove(id);
+                }
+            }
+            None => self.by_task.retain(|_, channel| clear(channel)),
         }
     }
 }

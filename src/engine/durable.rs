@@ -281,6 +281,7 @@ impl Engine {
     pub fn forget_task(&mut self, task_id: &str) -> bool {
         self.journal.retain(|(j, _)| j != task_id);
         self.channels.close(task_id);
+        self.channels.drop_messages(Some(task_id));
         self.table.forget(task_id).is_some()
     }
 

@@ -61,6 +61,19 @@ impl Engine {
         self.table.get(task_id).ok_or_else(|| HostError::UnknownTask { task_id: task_id.to_owned() })
     }
 
+    /// A live task whose work may still report, or the refusal every host call
+    /// gives: `TaskCancelled` for a cancelled task (whatever the call), so a host
+    /// tells "the task was cancelled" by one code; `AlreadyTerminal` for one
+    /// that completed or failed.
+    pub(super) fn running(&self, task_id: &str) -> Result<&TaskRecord, HostError> {
+        let t = self.live(task_id)?;
+        match t.status {
+            TaskStatus::Cancelled => Err(HostError::TaskCancelled { task_id: task_id.to_owned() }),
+            status if status.is_terminal() => Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status }),
+            _ => Ok(t),
+        }
+    }
+
     /// Records the underlying request's result (a JSON object such as a
     /// `CallToolResult`). A `tools/call` result with `isError: true` fails the
     /// task; otherwise it completes. Stored as given, once.
@@ -70,7 +83,7 @@ impl Engine {
 
     pub(super) fn complete_with(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<crate::Task, HostError> {
         let now = self.tick();
-        let t = self.live(task_id)?;
+        let t = self.running(task_id)?;
         let (kind, dialect) = (t.kind, t.dialect);
         self.check_size(result_json, "result")?;
         let probe: ResultProbe<'_> = match first_byte(result_json) {
@@ -99,7 +112,7 @@ impl Engine {
     /// will answer with exactly this error.
     pub fn fail(&mut self, task_id: &str, error_json: &str) -> Result<crate::Task, HostError> {
         let now = self.tick();
-        self.live(task_id)?;
+        self.running(task_id)?;
         self.check_size(error_json, "error")?;
         let bad = || HostError::invalid("The error must be a JSON-RPC error object with an integer \"code\" and a string \"message\"");
         if first_byte(error_json) != Some(b'{') {
@@ -200,17 +213,7 @@ impl Engine {
     /// either way). Returns the request's raw JSON id.
     pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<&str>) -> Result<String, HostError> {
         let now = self.tick();
-        let t = self.live(task_id)?;
-        if t.status.is_terminal() {
-            return Err(refusal(
-                task_id,
-                if t.status == TaskStatus::Cancelled {
-                    MoveRefusal::Cancelled
-                } else {
-                    MoveRefusal::Illegal { from: t.status, to: TaskStatus::InputRequired }
-                },
-            ));
-        }
+        let t = self.running(task_id)?;
         let (status, dialect) = (t.status, t.dialect);
         let limit = self.config.limits.max_queued_messages_per_task;
         if self.channels.queued_count(task_id) >= limit || self.channels.pending_count(task_id) >= limit {
@@ -257,14 +260,7 @@ impl Engine {
     /// the request carried no token, so there is no one to tell.
     pub fn report_progress(&mut self, task_id: &str, progress: f64, total: Option<f64>, message: Option<&str>) -> Result<bool, HostError> {
         self.tick();
-        let t = self.live(task_id)?;
-        if t.status == TaskStatus::Cancelled {
-            // The same answer every host call gives for a cancelled task.
-            return Err(HostError::TaskCancelled { task_id: task_id.to_owned() });
-        }
-        if t.status.is_terminal() {
-            return Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status: t.status });
-        }
+        let t = self.running(task_id)?;
         if !progress.is_finite() || total.is_some_and(|t| !t.is_finite()) {
             return Err(HostError::invalid("Progress and total must be finite numbers"));
         }

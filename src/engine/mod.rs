@@ -13,7 +13,7 @@ mod subscriptions;
 pub use crate::core::TaskSupport;
 pub use rate::RateLimit;
 
-pub use store::TaskPage;
+pub use store::{StoreError, TaskPage};
 
 use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
@@ -328,6 +328,7 @@ impl Engine {
                 let error = RpcError::params("Failed to retrieve task: Task has expired");
                 self.send(waiter.context.clone(), Some(waiter.id.clone()), jsonrpc::error_response(Some(&waiter.id), &error));
             }
+            self.channels.drop_messages(Some(&expired.id));
             self.subscriptions.forget_task(&expired.id);
             self.deleted(&expired.id, expired.version);
             let context = expired.context.as_deref().map(str::to_owned);

@@ -2,13 +2,18 @@
 //! that route JSON-RPC themselves. Same rules as the wire: context-scoped,
 //! expired tasks invisible, cursors checked.
 
+use super::channel::EnqueueRefusal;
 use super::peer::Creation;
 use super::Engine;
 use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
+use crate::protocol::jsonrpc::{first_byte, present, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::legacy::{self, TtlRequest};
 use crate::protocol::Dialect;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::fmt;
 
 /// One page of [`Engine::list_tasks`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,6 +22,71 @@ pub struct TaskPage {
     pub tasks: Vec<Task>,
     /// Pass back to get the next page; `None` on the last page.
     pub next_cursor: Option<String>,
+}
+
+/// Why an SDK 1.x task store call was refused: the machine-readable `code`
+/// (as [`HostError::code`], plus `"no_result"`), the JSON-RPC error code the
+/// SDK sends the client for it, and the message in the SDK store's words.
+///
+/// ```
+/// use mcp_task_core::{Engine, RequestKind, TtlRequest};
+/// let mut engine = Engine::new(Default::default());
+/// let err = engine.update_task_status("nope", Some("alice"), "working", None).unwrap_err();
+/// assert_eq!((err.code, err.rpc_code, err.message.as_str()), ("unknown_task", -32602, "Task not found: nope"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreError {
+    /// `"unknown_task"`, `"already_terminal"`, `"no_result"`, ... (see [`HostError::code`]).
+    pub code: &'static str,
+    /// `-32602` when the request named something wrong, `-32603` otherwise.
+    pub rpc_code: i64,
+    pub message: String,
+}
+
+impl StoreError {
+    fn not_found(task_id: &str) -> Self {
+        StoreError { code: "unknown_task", rpc_code: INVALID_PARAMS, message: format!("Task not found: {task_id}") }
+    }
+
+    fn invalid(message: impl Into<String>) -> Self {
+        StoreError { code: "invalid_argument", rpc_code: INVALID_PARAMS, message: message.into() }
+    }
+
+    /// Any move out of a terminal status, worded as the SDK's InMemoryTaskStore words it.
+    fn terminal(task_id: &str, from: TaskStatus, to: &str) -> Self {
+        let message = format!("Cannot update task {task_id} from terminal status '{from}' to '{to}'");
+        StoreError { code: "already_terminal", rpc_code: INVALID_PARAMS, message }
+    }
+
+    fn no_result(task_id: &str, status: TaskStatus) -> Self {
+        let message = if status == TaskStatus::Cancelled {
+            format!("Task {task_id} was cancelled before it produced a result")
+        } else {
+            format!("Task {task_id} is '{status}' and has no stored result")
+        };
+        StoreError { code: "no_result", rpc_code: INTERNAL_ERROR, message }
+    }
+}
+
+impl From<HostError> for StoreError {
+    fn from(e: HostError) -> Self {
+        StoreError { code: e.code(), rpc_code: e.rpc_code(), message: e.to_string() }
+    }
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+/// The `type` of a queued message (raw JSON), read without parsing the rest.
+#[derive(Deserialize)]
+struct QueuedProbe<'a> {
+    #[serde(rename = "type", default, borrow, deserialize_with = "present")]
+    kind: Option<&'a RawValue>,
 }
 
 impl Engine {
@@ -121,13 +191,14 @@ impl Engine {
     }
 
     /// Cancels a task on behalf of `context` (the store-level `tasks/cancel`).
+    /// A task already cancelled is `TaskCancelled`, as for every host call.
     pub fn cancel_task(&mut self, task_id: &str, context: Option<&str>, status_message: Option<&str>) -> Result<Task, HostError> {
         let now = self.tick();
-        match self.table.lookup(task_id, context, now) {
-            Lookup::Found(t) if t.status.is_terminal() => Err(HostError::AlreadyTerminal { task_id: task_id.to_owned(), status: t.status }),
-            Lookup::Found(_) => self.cancel_now(task_id, status_message, now).map(|t| t.snapshot()),
-            _ => Err(HostError::UnknownTask { task_id: task_id.to_owned() }),
+        if !matches!(self.table.lookup(task_id, context, now), Lookup::Found(_)) {
+            return Err(HostError::UnknownTask { task_id: task_id.to_owned() });
         }
+        self.running(task_id)?;
+        self.cancel_now(task_id, status_message, now).map(|t| t.snapshot())
     }
 
     /// Store API: sets a task's status directly, as stores driven by an SDK
@@ -193,5 +264,151 @@ impl Engine {
     /// The kind of request a live task wraps.
     pub fn task_kind(&self, task_id: &str) -> Option<RequestKind> {
         self.table.get(task_id).map(|t| t.kind)
+    }
+
+    // SDK 1.x `TaskStore` calls: scoped to `context` like the store calls above,
+    // with the SDK store's rules and wording (see [`StoreError`]).
+
+    /// SDK `updateTaskStatus`: moves a task of `context`. The same status again
+    /// only updates the status message; without a (non-empty) `message`, a move
+    /// between `working` and `input_required` keeps the current one. Any move
+    /// out of a terminal status is refused, a cancelled task's included.
+    ///
+    /// ```
+    /// use mcp_task_core::{Engine, RequestKind, TtlRequest};
+    /// let mut engine = Engine::new(Default::default());
+    /// let id = engine.create_task(Some("a"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
+    /// engine.update_task_status(&id, Some("a"), "input_required", Some("need a city")).unwrap();
+    /// engine.update_task_status(&id, Some("a"), "working", None).unwrap();
+    /// assert_eq!(engine.get_task(&id, Some("a")).unwrap().status_message.as_deref(), Some("need a city"));
+    /// engine.update_task_status(&id, Some("a"), "cancelled", None).unwrap();
+    /// let err = engine.update_task_status(&id, Some("a"), "working", None).unwrap_err();
+    /// assert_eq!(err.message, format!("Cannot update task {id} from terminal status 'cancelled' to 'working'"));
+    /// ```
+    pub fn update_task_status(
+        &mut self,
+        task_id: &str,
+        context: Option<&str>,
+        status: &str,
+        message: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let now = self.tick();
+        let given = message.filter(|m| !m.is_empty());
+        let Lookup::Found(t) = self.table.lookup(task_id, context, now) else { return Err(StoreError::not_found(task_id)) };
+        let current = t.status;
+        let kept = t.status_message.as_deref().map(str::to_owned);
+        let to = TaskStatus::parse(status).ok_or_else(|| StoreError::invalid(format!("Unknown task status '{status}'")))?;
+        if current.is_terminal() {
+            return Err(StoreError::terminal(task_id, current, status));
+        }
+        if to == TaskStatus::Cancelled {
+            self.cancel_now(task_id, given, now)?;
+        } else if to == current {
+            self.set_status_message(task_id, given.map(str::to_owned).or(kept).as_deref())?;
+        } else {
+            let message = given.map(str::to_owned).or_else(|| if to.is_terminal() { None } else { kept });
+            self.update_status(task_id, to, message.as_deref())?;
+        }
+        Ok(())
+    }
+
+    /// SDK `storeTaskResult`: ends a task of `context` with `status`
+    /// (`completed` or `failed`) and its outcome: a result object, or a JSON-RPC
+    /// error object (only with `failed`) that `tasks/result` replays.
+    pub fn store_task_result(&mut self, task_id: &str, context: Option<&str>, status: &str, outcome: Outcome) -> Result<(), StoreError> {
+        let now = self.tick();
+        if !matches!(self.table.lookup(task_id, context, now), Lookup::Found(_)) {
+            return Err(StoreError::not_found(task_id));
+        }
+        let status = match TaskStatus::parse(status) {
+            Some(s @ (TaskStatus::Completed | TaskStatus::Failed)) => s,
+            _ => {
+                return Err(StoreError::invalid(format!("A result can be stored only with status 'completed' or 'failed', not '{status}'")))
+            }
+        };
+        match outcome {
+            Outcome::Error(_) if status != TaskStatus::Failed => {
+                Err(StoreError::invalid("A JSON-RPC error can be stored only with status 'failed'"))
+            }
+            Outcome::Error(json) => self.fail(task_id, &json).map(|_| ()).map_err(StoreError::from),
+            Outcome::Result(json) => self.store_result(task_id, status, &json).map(|_| ()).map_err(StoreError::from),
+        }
+    }
+
+    /// SDK `getTaskResult`: the stored outcome of a task of `context`; refused
+    /// (`no_result`, -32603) while it runs or when it was cancelled.
+    pub fn task_result(&mut self, task_id: &str, context: Option<&str>) -> Result<Outcome, StoreError> {
+        let now = self.tick();
+        match self.table.lookup(task_id, context, now) {
+            Lookup::Found(t) => t.outcome.clone().ok_or_else(|| StoreError::no_result(task_id, t.status)),
+            _ => Err(StoreError::not_found(task_id)),
+        }
+    }
+
+    // SDK 1.x `TaskMessageQueue` calls: host messages for a task's requestor, on
+    // the task's channel. One limit per task, `limits.max_queued_messages_per_task`,
+    // as for side-channel requests; `max_size` may lower it for one call.
+
+    /// Queues `message_json`, a queued-message object (`type` `request`,
+    /// `notification`, `response` or `error`). `context`: the caller's, or
+    /// `None` when it names none. The queue belongs to its task's context when
+    /// the engine holds the task, else to the first context named; another
+    /// context is refused as if there were no such task.
+    ///
+    /// ```
+    /// use mcp_task_core::Engine;
+    /// let mut engine = Engine::new(Default::default());
+    /// let ping = r#"{"type":"request","message":{"jsonrpc":"2.0","id":0,"method":"ping"},"timestamp":0}"#;
+    /// engine.enqueue_message("t1", Some(Some("a")), ping, None).unwrap();
+    /// assert_eq!(engine.enqueue_message("t1", Some(Some("b")), ping, None).unwrap_err().code, "unknown_task");
+    /// assert!(engine.dequeue_messages("t1", Some("b"), true).is_empty());
+    /// assert_eq!(engine.dequeue_messages("t1", Some("a"), false), vec![ping.to_owned()]);
+    /// ```
+    pub fn enqueue_message(
+        &mut self,
+        task_id: &str,
+        context: Option<Option<&str>>,
+        message_json: &str,
+        max_size: Option<usize>,
+    ) -> Result<(), StoreError> {
+        self.tick();
+        let bad = || StoreError::invalid("A queued message must be an object with type 'request', 'notification', 'response' or 'error'");
+        if first_byte(message_json) != Some(b'{') {
+            return Err(bad());
+        }
+        let probe: QueuedProbe<'_> = serde_json::from_str(message_json).map_err(|_| bad())?;
+        if !matches!(probe.kind.map(RawValue::get), Some(r#""request""# | r#""notification""# | r#""response""# | r#""error""#)) {
+            return Err(bad());
+        }
+        let limit =
+            max_size.map_or(self.config.limits.max_queued_messages_per_task, |m| m.min(self.config.limits.max_queued_messages_per_task));
+        let owner = self.table.get(task_id).map(|t| t.context());
+        match self.channels.enqueue_message(task_id, owner, context, message_json.to_owned(), limit) {
+            Ok(()) => Ok(()),
+            Err(EnqueueRefusal::OtherContext) => Err(StoreError::not_found(task_id)),
+            Err(EnqueueRefusal::Full { queued, limit }) => Err(StoreError {
+                code: "limit_exceeded",
+                rpc_code: INTERNAL_ERROR,
+                message: format!("Task message queue overflow: task {task_id} already has {queued} queued messages (limit {limit})"),
+            }),
+        }
+    }
+
+    /// Takes the oldest (`all`: every) queued message of a task, oldest first,
+    /// if `context` may read them (else none).
+    pub fn dequeue_messages(&mut self, task_id: &str, context: Option<&str>, all: bool) -> Vec<String> {
+        self.tick();
+        let owner = self.table.get(task_id).map(|t| t.context());
+        self.channels.dequeue_messages(task_id, owner, context, all)
+    }
+
+    /// Messages queued for one task, or for every task.
+    pub fn queued_message_count(&self, task_id: Option<&str>) -> usize {
+        self.channels.message_count(task_id)
+    }
+
+    /// Drops every queued message of every task.
+    pub fn clear_messages(&mut self) {
+        self.channels.drop_messages(None);
     }
 }

@@ -4,6 +4,7 @@
 mod options;
 mod outputs;
 mod requestor;
+mod sdk_store;
 
 use crate::{Clock, Engine, Event, HostError, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
 use js_sys::{Function, Object, Reflect};
@@ -43,6 +44,14 @@ fn js_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
+/// An engine error with the JSON-RPC code a host answering a peer sends for it
+/// (`rpcCode`), so adapters map no codes of their own.
+fn rpc_error(code: &str, rpc_code: i64, message: &str) -> JsValue {
+    let error = js_error(code, message);
+    let _ = Reflect::set(&error, &"rpcCode".into(), &JsValue::from(rpc_code as f64));
+    error
+}
+
 /// wasm-bindgen's release glue does not check argument types: a number or plain
 /// object passed where Rust takes `&str` reaches the allocator with a NaN length
 /// and traps (`RuntimeError: memory access out of bounds`). So string arguments
@@ -58,6 +67,7 @@ fn type_error(name: &str, expected: &str, value: &JsValue) -> JsValue {
 fn type_error_message(message: &str) -> JsValue {
     let error = js_sys::TypeError::new(message);
     let _ = Reflect::set(&error, &"code".into(), &"invalid_argument".into());
+    let _ = Reflect::set(&error, &"rpcCode".into(), &JsValue::from(crate::protocol::jsonrpc::INVALID_PARAMS as f64));
     error.into()
 }
 
@@ -74,7 +84,7 @@ fn opt_string_arg(value: &JsValue, name: &str) -> Result<Option<String>, JsValue
 }
 
 fn host_error(e: HostError) -> JsValue {
-    js_error(e.code(), &e.to_string())
+    rpc_error(e.code(), e.rpc_code(), &e.to_string())
 }
 
 fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
@@ -410,7 +420,13 @@ impl TaskEngine {
         } else {
             match poll_interval_ms.as_f64() {
                 Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(ms as u64),
-                _ => return Err(js_error("invalid_argument", "pollIntervalMs must be a non-negative integer, null or undefined")),
+                _ => {
+                    return Err(rpc_error(
+                        "invalid_argument",
+                        crate::protocol::jsonrpc::INVALID_PARAMS,
+                        "pollIntervalMs must be a non-negative integer, null or undefined",
+                    ))
+                }
             }
         };
         let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
@@ -422,8 +438,9 @@ impl TaskEngine {
             match ttl.as_f64() {
                 Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
                 _ => {
-                    return Err(js_error(
+                    return Err(rpc_error(
                         "invalid_argument",
+                        crate::protocol::jsonrpc::INVALID_PARAMS,
                         "ttl must be a non-negative integer number of milliseconds, null or undefined",
                     ))
                 }
@@ -523,8 +540,9 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
         let message = opt_string_arg(&message, "message")?;
-        let status =
-            crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        let status = crate::TaskStatus::parse(&status).ok_or_else(|| {
+            rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, &format!("Unknown task status '{status}'"))
+        })?;
         self.engine.update_status(&task_id, status, message.as_deref()).map(task_json).map_err(host_error)
     }
 
@@ -538,8 +556,9 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
         let result_json = string_arg(&result_json, "resultJson")?;
-        let status =
-            crate::TaskStatus::parse(&status).ok_or_else(|| js_error("invalid_argument", &format!("Unknown task status '{status}'")))?;
+        let status = crate::TaskStatus::parse(&status).ok_or_else(|| {
+            rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, &format!("Unknown task status '{status}'"))
+        })?;
         self.engine.store_result(&task_id, status, &result_json).map(task_json).map_err(host_error)
     }
 

@@ -1,0 +1,146 @@
+//! The SDK 1.x `TaskStore` and `TaskMessageQueue` calls of [`TaskEngine`]
+//! (used by `mcp-task-core/sdk`): the engine's store rules, errors with their
+//! JSON-RPC code.
+
+use super::{opt_string_arg, rpc_error, set, string_arg, TaskEngine};
+use crate::{Outcome, StoreError};
+use js_sys::{Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+fn store_error(e: StoreError) -> JsValue {
+    rpc_error(e.code, e.rpc_code, &e.message)
+}
+
+/// A task ID argument; anything else names no task (the SDK store's "not found").
+fn task_id_arg(value: &JsValue) -> String {
+    // JSON.stringify, not Rust's float formatting (which would grow the wasm), for numbers.
+    value
+        .as_string()
+        .or_else(|| js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()))
+        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default())
+}
+
+fn outcome_object(outcome: Outcome) -> JsValue {
+    let obj = Object::new();
+    let (kind, json) = match outcome {
+        Outcome::Result(json) => ("result", json),
+        Outcome::Error(json) => ("error", json),
+    };
+    set(&obj, "kind", kind);
+    set(&obj, "json", json);
+    obj.into()
+}
+
+/// A `number | null | undefined` cap: `None` for no cap (also `Infinity`).
+fn opt_cap(value: &JsValue, name: &str) -> Result<Option<usize>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    match value.as_f64() {
+        Some(n) if n == f64::INFINITY => Ok(None),
+        Some(n) if n >= 0.0 => Ok(Some(n.floor().min(usize::MAX as f64) as usize)),
+        _ => Err(super::type_error(name, "a non-negative number, null or undefined", value)),
+    }
+}
+
+#[wasm_bindgen(js_class = TaskEngine)]
+impl TaskEngine {
+    /// SDK store: `updateTaskStatus` for a task of `context` (same status: message only; a
+    /// move without a message keeps the current one; no move out of a terminal status).
+    #[wasm_bindgen(js_name = updateTaskStatus)]
+    pub fn update_task_status(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
+    ) -> Result<(), JsValue> {
+        let (context, status) = (opt_string_arg(&context, "context")?, string_arg(&status, "status")?);
+        let message = opt_string_arg(&message, "message")?;
+        self.engine.update_task_status(&task_id_arg(&task_id), context.as_deref(), &status, message.as_deref()).map_err(store_error)
+    }
+
+    /// SDK store: `storeTaskResult` for a task of `context`: `{kind: "result" | "error", json}`.
+    #[wasm_bindgen(js_name = storeTaskResult)]
+    pub fn store_task_result(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TaskOutcome")] outcome: JsValue,
+    ) -> Result<(), JsValue> {
+        let (context, status) = (opt_string_arg(&context, "context")?, string_arg(&status, "status")?);
+        let kind = Reflect::get(&outcome, &"kind".into()).unwrap_or(JsValue::UNDEFINED);
+        let json = string_arg(&Reflect::get(&outcome, &"json".into()).unwrap_or(JsValue::UNDEFINED), "outcome.json")?;
+        let outcome = match kind.as_string().as_deref() {
+            Some("result") => Outcome::Result(json),
+            Some("error") => Outcome::Error(json),
+            _ => return Err(super::type_error("outcome.kind", "\"result\" or \"error\"", &kind)),
+        };
+        self.engine.store_task_result(&task_id_arg(&task_id), context.as_deref(), &status, outcome).map_err(store_error)
+    }
+
+    /// SDK store: `getTaskResult` for a task of `context`; throws `no_result` while it has none.
+    #[wasm_bindgen(js_name = getTaskResult, unchecked_return_type = "TaskOutcome")]
+    pub fn get_task_result(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let context = opt_string_arg(&context, "context")?;
+        self.engine.task_result(&task_id_arg(&task_id), context.as_deref()).map(outcome_object).map_err(store_error)
+    }
+
+    /// SDK message queue: queues a message (JSON text) for a task's requestor; `context`
+    /// `null`/`undefined` names none. `maxSize` lowers the per-task limit for this call.
+    #[wasm_bindgen(js_name = enqueueMessage)]
+    pub fn enqueue_message(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] message_json: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | null")] max_size: JsValue,
+    ) -> Result<(), JsValue> {
+        let (task_id, message_json) = (string_arg(&task_id, "taskId")?, string_arg(&message_json, "messageJson")?);
+        let context = opt_string_arg(&context, "context")?;
+        let max_size = opt_cap(&max_size, "maxSize")?;
+        let named = context.as_deref().map(Some);
+        self.engine.enqueue_message(&task_id, named, &message_json, max_size).map_err(store_error)
+    }
+
+    /// SDK message queue: the oldest queued message (JSON text) `context` may read, or `null`.
+    #[wasm_bindgen(js_name = dequeueMessage, unchecked_return_type = "string | null")]
+    pub fn dequeue_message(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let context = opt_string_arg(&context, "context")?;
+        let taken = self.engine.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), false);
+        Ok(taken.into_iter().next().map_or(JsValue::NULL, JsValue::from))
+    }
+
+    /// SDK message queue: every queued message `context` may read, as a JSON array text.
+    #[wasm_bindgen(js_name = dequeueAllMessages)]
+    pub fn dequeue_all_messages(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<String, JsValue> {
+        let context = opt_string_arg(&context, "context")?;
+        let taken = self.engine.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), true);
+        Ok(format!("[{}]", taken.join(",")))
+    }
+
+    /// SDK message queue: messages queued for one task, or for every task.
+    #[wasm_bindgen(js_name = queuedMessageCount)]
+    pub fn queued_message_count(&self, #[wasm_bindgen(unchecked_param_type = "string | null")] task_id: JsValue) -> usize {
+        self.engine.queued_message_count(task_id.as_string().as_deref())
+    }
+
+    /// SDK message queue: drops every queued message.
+    #[wasm_bindgen(js_name = clearMessages)]
+    pub fn clear_messages(&mut self) {
+        self.engine.clear_messages();
+    }
+}
