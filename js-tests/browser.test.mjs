@@ -34,7 +34,7 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
         // Used before init(): an error that says what to do, with a code.
         let early = null;
         try {
-          new mod.TaskEngine();
+          new mod.TextTaskEngine();
         } catch (err) {
           early = { code: err.code, message: err.message };
         }
@@ -42,7 +42,7 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
         const again = await mod.init(); // idempotent
         const { runLifecycle } = await import('/helpers/scenario.mjs');
         const result = runLifecycle(mod);
-        const freedEngine = new mod.TaskEngine();
+        const freedEngine = new mod.TextTaskEngine();
         freedEngine.free();
         let freed = null;
         try {
@@ -79,7 +79,7 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
   assert.equal(lifecycle.freed, 'freed');
   assert.equal(lifecycle.initResult, null);
   assert.equal(lifecycle.again, null);
-  for (const name of ['TaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.ok(lifecycle.exports.includes(name), name);
+  for (const name of ['TextTaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.ok(lifecycle.exports.includes(name), name);
   const validator = await checkLifecycle(lifecycle);
   assert.ok(validator.total >= 25);
   assert.ok(wasmRequests.length >= 1, 'the .wasm was fetched');

@@ -21,7 +21,7 @@ after(() => pkg?.cleanup());
 test('the tarball holds the entries, builds, types, conveniences and the npm README', () => {
   for (const f of [
     'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
-    'index.workerd.js', 'extras.js', 'extras.cjs', 'node-cjs/mcp_task_core.js',
+    'index.workerd.js', 'extras.js', 'extras.cjs', 'engine.js', 'engine.cjs', 'node-cjs/mcp_task_core.js',
     'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
     'web/mcp_task_core_bg.wasm',
   ]) {
@@ -35,7 +35,7 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /Cloudflare Workers/);
   // The CommonJS twin exports what the ES module does.
   const extras = createRequire(import.meta.url)(path.join(pkg.installed, 'extras.cjs'));
-  assert.deepEqual(Object.keys(extras).sort(), ['drainOutputs', 'guardFreed', 'handleObject', 'notInitialized']);
+  assert.deepEqual(Object.keys(extras).sort(), ['codedError', 'drainOutputs', 'guardFreed', 'handleObject', 'notInitialized']);
 });
 
 test('every target of the exports map exists', () => {

@@ -51,7 +51,7 @@ test('tsc --noEmit: ESM consumer (moduleResolution bundler)', { timeout: 60_000 
 });
 
 test('a type error in a consumer fails the check', { timeout: 60_000 }, async () => {
-  fs.writeFileSync(path.join(pkg.dir, 'broken.ts'), "import { TaskEngine } from 'mcp-task-core';\nnew TaskEngine().handle(42);\n");
+  fs.writeFileSync(path.join(pkg.dir, 'broken.ts'), "import { TextTaskEngine } from 'mcp-task-core';\nnew TextTaskEngine().handle(42);\n");
   await assert.rejects(tsc('broken', { module: 'nodenext', moduleResolution: 'nodenext' }, ['broken.ts']), /TS2345/);
 });
 
@@ -68,7 +68,7 @@ test('index.d.ts and index.d.cts agree, and match the runtime class', async () =
   assert.deepEqual(Object.keys(mod).filter((n) => !declaredExports.has(n)).sort(), [], 'exports missing from index.d.ts');
   assert.deepEqual([...declaredExports].filter((n) => !(n in mod)).sort(), [], 'declared exports missing at runtime');
   // ...with exactly the members the runtime classes have.
-  for (const name of ['TaskEngine', 'TaskRequestor']) {
+  for (const name of ['TaskEngine', 'TextTaskEngine', 'TaskRequestor']) {
     const start = dts.indexOf(`export declare class ${name} {`);
     assert.ok(start >= 0, `class ${name} declared`);
     const classBody = dts.slice(start, dts.indexOf('\n}\n', start));

@@ -1,5 +1,5 @@
 // workerd (Miniflare): a Worker module (fixtures/task-worker.mjs) imports the package's
-// workerd build, keeps one TaskEngine per isolate and answers JSON-RPC POSTed over HTTP on
+// workerd build, keeps one TextTaskEngine per isolate and answers JSON-RPC POSTed over HTTP on
 // 127.0.0.1. The test drives create → get → deferred result → complete (host endpoint) →
 // result, and validates every message the engine emitted against the schema.
 import assert from 'node:assert/strict';

@@ -11,7 +11,7 @@
 // workerd) through the "exports" conditions. In browsers the engine module is initialised
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
 // The CommonJS entry sdk.cjs is generated from this file by scripts/build-pkg.sh.
-import { TaskEngine, init } from 'mcp-task-core';
+import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core';
 import { StorageLoop } from './storage.js';
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
