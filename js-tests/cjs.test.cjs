@@ -23,11 +23,17 @@ after(() => pkg && pkg.cleanup());
 test('require() resolves the CommonJS build and exports the whole surface', async () => {
   const resolved = require.resolve('mcp-task-core', { paths: [pkg.dir] });
   assert.equal(require('node:path').basename(resolved), 'index.node.cjs');
-  for (const name of ['TextTaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.equal(typeof cjs[name], 'function', name);
+  for (const name of ['TaskEngine', 'TextTaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.equal(typeof cjs[name], 'function', name);
   assert.equal(await cjs.init(), undefined);
   const e = new cjs.TextTaskEngine();
   assert.equal(typeof e.capabilitiesJson(), 'string');
   e.free();
+  // The object-mode class over the CommonJS build's TextTaskEngine, guarded the same way.
+  const o = new cjs.TaskEngine();
+  assert.ok(o.textEngine instanceof cjs.TextTaskEngine);
+  assert.deepEqual(o.handle({ jsonrpc: '2.0', id: 'l', method: 'tasks/list' }, 's'), { jsonrpc: '2.0', id: 'l', result: { tasks: [] } });
+  o.free();
+  helpers.assertEngineError(() => o.pollOutput(), 'freed');
 });
 
 test('full lifecycle through the CommonJS build', async () => {

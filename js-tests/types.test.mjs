@@ -125,6 +125,7 @@ function allowedKinds(source, type) {
     case K.ArrayType:
       return new Set(['array']);
     case K.TypeLiteral:
+    case K.MappedType:
       return new Set(['object']);
     case K.TypeReference: {
       const name = type.typeName.getText(source);
@@ -205,3 +206,40 @@ test('every TaskEngine member returns a value of its declared type (null vs unde
   // And the check can fail: a method declared to return a string returns an object here.
   assert.equal(allowedKinds(source, members.snapshot.type).has(kindOf(e.constructor.extensionCapability())), false);
 });
+
+test('each doc comment of index.d.ts sits on its member and agrees with its type', () => {
+  const source = ts.createSourceFile('index.d.ts', fs.readFileSync(DTS_PATH, 'utf8'), ts.ScriptTarget.Latest, true);
+  const codes = allowedCodes(source);
+  const problems = [];
+  for (const className of ['TaskEngine', 'TextTaskEngine', 'TaskRequestor']) {
+    const cls = source.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === className);
+    for (const m of cls.members) {
+      const name = `${className}.${m.name?.getText(source) ?? 'constructor'}`;
+      const docs = ts.getJSDocCommentsAndTags(m).filter(ts.isJSDoc);
+      // A doc moved one member up or down leaves a member with none, or with two.
+      if (docs.length !== 1) {
+        problems.push(`${name}: ${docs.length} doc comments`);
+        continue;
+      }
+      const doc = docs[0].getText(source);
+      for (const code of doc.matchAll(/@throws \{\w+\} ((?:`\w+`(?:,? )?)+)/g)) {
+        for (const [, c] of code[1].matchAll(/`(\w+)`/g)) if (!codes.has(c)) problems.push(`${name}: @throws names unknown code ${c}`);
+      }
+      if (!m.type || ts.isConstructorDeclaration(m)) continue;
+      const kinds = allowedKinds(source, m.type);
+      const returned = (word) => new RegExp(`(or|returns?|\\()[\\s*]*\`${word}\``, 'i').test(doc);
+      if (kinds.has('null') !== returned('null')) {
+        problems.push(`${name}: returns ${m.type.getText(source)}, doc ${returned('null') ? 'says' : 'does not say'} \`null\``);
+      }
+      if (kinds.has('undefined') && m.type.kind !== ts.SyntaxKind.VoidKeyword && !returned('undefined')) problems.push(`${name}: may return undefined, doc does not say so`);
+      if (!kinds.has('undefined') && returned('undefined')) problems.push(`${name}: doc says it returns \`undefined\`, the type does not`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+/** The codes of TaskEngineErrorCode. */
+function allowedCodes(source) {
+  const alias = source.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === 'TaskEngineErrorCode');
+  return new Set(alias.type.types.map((t) => t.literal.text));
+}
