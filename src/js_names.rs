@@ -1,8 +1,9 @@
 //! Names the JavaScript surface shares with the Rust: the keys of the
-//! `TaskEngine` options, one list per level. The wasm layer refuses any other
-//! key with these lists, and a test holds `pkg-template/index.d.ts` to them (and
-//! to every [`HostError`](crate::HostError) code and
-//! [`AuditAction`](crate::AuditAction) name), so the types cannot drift.
+//! `TaskEngine` options, one list per level, and the fields of every output kind.
+//! The wasm layer refuses any other option key with these lists and describes its
+//! outputs with the table; tests hold `pkg-template/index.d.ts` to both (and to
+//! every [`HostError`](crate::HostError) code and [`AuditAction`](crate::AuditAction)
+//! name), so the types cannot drift.
 
 /// `(TypeScript interface, its keys)` of every level of `new TaskEngine(options)`
 /// and of `new TaskRequestor(options)`.
