@@ -210,7 +210,7 @@ test('100 000 levels of nesting are refused with -32600, without a stack overflo
 });
 
 test('use after free() throws an Error, not a trap', () => {
-  const e = new mod.TaskEngine();
+  const e = new mod.TextTaskEngine();
   e.free();
   for (const call of [() => e.handle('{}'), () => e.pollOutput(), () => e.taskCount, () => e.free()]) {
     let err;
@@ -223,7 +223,7 @@ test('use after free() throws an Error, not a trap', () => {
     assert.notEqual(err.constructor.name, 'RuntimeError');
   }
   // The guard passes every argument through (createTask takes five).
-  const live = new mod.TaskEngine({ pollIntervalMs: 1000 });
+  const live = new mod.TextTaskEngine({ pollIntervalMs: 1000 });
   assert.equal(JSON.parse(live.createTask('a', 'tools/call', undefined, undefined, 5)).pollInterval, 5);
   live.free();
   // Methods and getters say what happened, with a code.
@@ -239,7 +239,7 @@ test('a clock or ID source that misbehaves does not break the engine', () => {
   let engineRef;
   // Re-entering the engine from inside its own clock is refused by wasm-bindgen; the clock
   // reads as broken (0, clamped) and the call goes on.
-  const reentrant = new mod.TaskEngine({ now: () => engineRef.taskCount, tools: { slow: 'required' } });
+  const reentrant = new mod.TextTaskEngine({ now: () => engineRef.taskCount, tools: { slow: 'required' } });
   engineRef = reentrant;
   assert.equal(JSON.parse(reentrant.createTask('a', 'tools/call')).status, 'working');
   const e = new CheckedEngine(mod, { now: () => 'noon', newTaskId: () => { throw new Error('no ids'); }, tools: { slow: 'required' } });

@@ -32,25 +32,28 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
       const lifecycle = await page.evaluate(async () => {
         const mod = await import('mcp-task-core');
         // Used before init(): an error that says what to do, with a code.
-        let early = null;
-        try {
-          new mod.TaskEngine();
-        } catch (err) {
-          early = { code: err.code, message: err.message };
-        }
+        const attempt = (fn) => {
+          try {
+            fn();
+            return null;
+          } catch (err) {
+            return { code: err.code, message: err.message };
+          }
+        };
+        const early = attempt(() => new mod.TextTaskEngine());
+        const earlyObject = attempt(() => new mod.TaskEngine());
         const initResult = await mod.init();
         const again = await mod.init(); // idempotent
         const { runLifecycle } = await import('/helpers/scenario.mjs');
         const result = runLifecycle(mod);
-        const freedEngine = new mod.TaskEngine();
+        const freedEngine = new mod.TextTaskEngine();
         freedEngine.free();
-        let freed = null;
-        try {
-          freedEngine.handle('{}');
-        } catch (err) {
-          freed = err.code;
-        }
-        return { ...result, early, freed, initResult: initResult ?? null, again: again ?? null, exports: Object.keys(mod).sort() };
+        const freed = attempt(() => freedEngine.handle('{}'))?.code;
+        const objectEngine = new mod.TaskEngine();
+        const objectReply = objectEngine.handle({ jsonrpc: '2.0', id: 1, method: 'tasks/list' }, 'page');
+        objectEngine.free();
+        const freedObject = attempt(() => objectEngine.handle({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+        return { ...result, early, earlyObject, freed, freedObject, objectReply, initResult: initResult ?? null, again: again ?? null, exports: Object.keys(mod).sort() };
       });
       // The example page, with its import map pointing at ../../pkg/.
       await page.goto(`${baseUrl}/examples/browser/index.html`);
@@ -77,9 +80,15 @@ test('chromium: browser build, lifecycle in the page, and the browser example', 
   assert.equal(lifecycle.early?.code, 'not_initialized');
   assert.match(lifecycle.early.message, /await init\(\)/);
   assert.equal(lifecycle.freed, 'freed');
+  // The same guards for the object-mode class, which works once init() resolved.
+  assert.equal(lifecycle.earlyObject?.code, 'not_initialized');
+  assert.match(lifecycle.earlyObject.message, /new TaskEngine\(\).*await init\(\)/);
+  assert.deepEqual(lifecycle.objectReply, { jsonrpc: '2.0', id: 1, result: { tasks: [] } });
+  assert.equal(lifecycle.freedObject?.code, 'freed');
+  assert.match(lifecycle.freedObject.message, /This TaskEngine was freed/);
   assert.equal(lifecycle.initResult, null);
   assert.equal(lifecycle.again, null);
-  for (const name of ['TaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.ok(lifecycle.exports.includes(name), name);
+  for (const name of ['TaskEngine', 'TextTaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.ok(lifecycle.exports.includes(name), name);
   const validator = await checkLifecycle(lifecycle);
   assert.ok(validator.total >= 25);
   assert.ok(wasmRequests.length >= 1, 'the .wasm was fetched');

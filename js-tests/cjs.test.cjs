@@ -23,11 +23,17 @@ after(() => pkg && pkg.cleanup());
 test('require() resolves the CommonJS build and exports the whole surface', async () => {
   const resolved = require.resolve('mcp-task-core', { paths: [pkg.dir] });
   assert.equal(require('node:path').basename(resolved), 'index.node.cjs');
-  for (const name of ['TaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.equal(typeof cjs[name], 'function', name);
+  for (const name of ['TaskEngine', 'TextTaskEngine', 'drainOutputs', 'handleObject', 'init']) assert.equal(typeof cjs[name], 'function', name);
   assert.equal(await cjs.init(), undefined);
-  const e = new cjs.TaskEngine();
+  const e = new cjs.TextTaskEngine();
   assert.equal(typeof e.capabilitiesJson(), 'string');
   e.free();
+  // The object-mode class over the CommonJS build's TextTaskEngine, guarded the same way.
+  const o = new cjs.TaskEngine();
+  assert.ok(o.textEngine instanceof cjs.TextTaskEngine);
+  assert.deepEqual(o.handle({ jsonrpc: '2.0', id: 'l', method: 'tasks/list' }, 's'), { jsonrpc: '2.0', id: 'l', result: { tasks: [] } });
+  o.free();
+  helpers.assertEngineError(() => o.pollOutput(), 'freed');
 });
 
 test('full lifecycle through the CommonJS build', async () => {
@@ -36,20 +42,20 @@ test('full lifecycle through the CommonJS build', async () => {
 });
 
 test('errors carry codes; wrong types are TypeErrors', () => {
-  const e = new cjs.TaskEngine();
+  const e = new cjs.TextTaskEngine();
   helpers.assertEngineError(() => e.complete('nope', '{}'), 'unknown_task');
   helpers.assertEngineError(() => e.handle(42), 'invalid_argument', { type: TypeError });
-  helpers.assertEngineError(() => new cjs.TaskEngine({ pageSize: 0 }), 'invalid_options');
+  helpers.assertEngineError(() => new cjs.TextTaskEngine({ pageSize: 0 }), 'invalid_options');
   e.free();
 });
 
 test('the ESM and CJS builds are separate instances (dual package)', async () => {
   const esm = await pkg.importEsm();
-  assert.notEqual(esm.TaskEngine, cjs.TaskEngine);
+  assert.notEqual(esm.TextTaskEngine, cjs.TextTaskEngine);
   // Each works on its own.
   const { ExchangeValidator } = await import('./helpers/schema.mjs');
   for (const mod of [esm, cjs]) {
-    const e = new mod.TaskEngine({ tools: { t: 'optional' } });
+    const e = new mod.TextTaskEngine({ tools: { t: 'optional' } });
     const v = new ExchangeValidator();
     const request = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 't', task: {} } };
     v.incoming(JSON.stringify(request));

@@ -23,7 +23,7 @@ const META = (declared = true) => ({
 
 function setup() {
   const clock = manualClock();
-  const engine = new mod.TaskEngine({ now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required', decide: 'perCall' } });
+  const engine = new mod.TextTaskEngine({ now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required', decide: 'perCall' } });
   let id = 0;
   const call = (method, params, { context = 'alice', declared = true, inbound } = {}) => {
     const text = JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: META(declared) } });
@@ -47,7 +47,7 @@ function setup() {
 
 test('extension lifecycle: create, input via tasks/update, inlined result', () => {
   const { engine, call, drain } = setup();
-  assert.equal(mod.TaskEngine.extensionCapabilityJson(), '{"io.modelcontextprotocol/tasks":{}}');
+  assert.equal(mod.TextTaskEngine.extensionCapabilityJson(), '{"io.modelcontextprotocol/tasks":{}}');
   const created = call('tools/call', { name: 'slow', arguments: {} }).result;
   assertValidIn('extension', 'CreateTaskResult', created);
   assert.equal(created.resultType, 'task');

@@ -29,19 +29,19 @@ function engine(options = {}) {
 }
 
 test('the ESM entry exports the whole surface', () => {
-  assert.equal(typeof mod.TaskEngine, 'function');
+  assert.equal(typeof mod.TextTaskEngine, 'function');
   assert.equal(typeof mod.init, 'function');
   assert.equal(typeof mod.handleObject, 'function');
   assert.equal(typeof mod.drainOutputs, 'function');
   assert.equal(typeof mod.TaskRequestor, 'function');
   assert.equal(typeof mod.shouldAugment, 'function');
-  const proto = mod.TaskEngine.prototype;
+  const proto = mod.TextTaskEngine.prototype;
   for (const name of [
     'handle', 'pollOutput', 'nextDeadline', 'handleTimeout', 'capabilitiesJson', 'registerTool',
     'complete', 'fail', 'requestInput', 'resume', 'setStatusMessage', 'reportProgress', 'cancel',
     'createTask', 'getTask', 'getOutcome', 'listTasks', 'cancelTask', 'updateStatus', 'storeResult', 'free',
   ]) {
-    assert.equal(typeof proto[name], 'function', `TaskEngine.prototype.${name}`);
+    assert.equal(typeof proto[name], 'function', `TextTaskEngine.prototype.${name}`);
   }
   for (const getter of ['pendingOutputs', 'taskCount']) {
     assert.equal(typeof Object.getOwnPropertyDescriptor(proto, getter)?.get, 'function', `getter ${getter}`);
@@ -469,7 +469,7 @@ describe('routing and options', () => {
   });
 
   test('options: defaults, pollIntervalMs, modelImmediateResponse, statusNotifications', () => {
-    const plain = new mod.TaskEngine();
+    const plain = new mod.TextTaskEngine();
     assert.deepEqual(JSON.parse(plain.capabilitiesJson('s')), { list: {}, cancel: {}, requests: { tools: { call: {} } } });
     // No context: the receiver cannot tell requestors apart, so no tasks.list (and tasks/list is refused).
     assert.deepEqual(JSON.parse(plain.capabilitiesJson()), { cancel: {}, requests: { tools: { call: {} } } });
@@ -495,7 +495,7 @@ describe('routing and options', () => {
       { ttl: { defaultMs: '5' } }, { tools: { a: 'maybe' } }, { limits: { maxJsonDepth: -3 } },
       { capabilities: { list: 'yes' } }, { pollIntervalMs: 'often' },
     ]) {
-      assertEngineError(() => new mod.TaskEngine(options), 'invalid_options');
+      assertEngineError(() => new mod.TextTaskEngine(options), 'invalid_options');
     }
     // Unknown keys are refused by name (a typo must not silently mean "defaults"), at every level.
     for (const [options, named] of [
@@ -505,17 +505,17 @@ describe('routing and options', () => {
       [{ capabilities: { lists: true } }, 'options.capabilities.lists'],
       [{ store: { instance: 'x' } }, 'options.store.instance'],
     ]) {
-      const err = assertEngineError(() => new mod.TaskEngine(options), 'invalid_options', { type: TypeError });
+      const err = assertEngineError(() => new mod.TextTaskEngine(options), 'invalid_options', { type: TypeError });
       assert.ok(err.message.includes(named), err.message);
     }
     // null and undefined mean defaults.
-    new mod.TaskEngine(null).free();
-    new mod.TaskEngine(undefined).free();
+    new mod.TextTaskEngine(null).free();
+    new mod.TextTaskEngine(undefined).free();
   });
 });
 
 test('handleObject and drainOutputs', () => {
-  const e = new mod.TaskEngine({ tools: { slow: 'required' } });
+  const e = new mod.TextTaskEngine({ tools: { slow: 'required' } });
   const v = new ExchangeValidator();
   // handleObject, with what goes in and comes out validated like everything else.
   const send = (message) => {
@@ -579,7 +579,7 @@ test('tasks/* requests are rate limited per context, on the injected clock', () 
   for (let i = 0; i < 500; i++) assert.ok('result' in unlimited.request('tasks/get', { taskId: t.taskId }, 'alice'));
 });
 
-test('TaskRequestor drives a TaskEngine in memory: create, poll on pollInterval, result', () => {
+test('TaskRequestor drives a TextTaskEngine in memory: create, poll on pollInterval, result', () => {
   const clock = manualClock();
   const server = new CheckedEngine(mod, { now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required' } });
   const client = new mod.TaskRequestor({ now: clock.now });

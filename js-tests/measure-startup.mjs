@@ -17,16 +17,16 @@ const REQUEST = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":
 // time from process start to the first answer.
 const probes = {
   esm: `const t0 = performance.now();
-const { TaskEngine } = await import('mcp-task-core');
-const engine = new TaskEngine({ tools: { slow: 'required' } });
+const { TextTaskEngine } = await import('mcp-task-core');
+const engine = new TextTaskEngine({ tools: { slow: 'required' } });
 const reply = engine.handle(${JSON.stringify(REQUEST)}, 'ctx');
 const t1 = performance.now();
 if (!JSON.parse(reply).result.task) throw new Error('no CreateTaskResult: ' + reply);
 console.log(JSON.stringify({ importToReply: t1 - t0, processToReply: t1 }));
 `,
   cjs: `const t0 = performance.now();
-const { TaskEngine } = require('mcp-task-core');
-const engine = new TaskEngine({ tools: { slow: 'required' } });
+const { TextTaskEngine } = require('mcp-task-core');
+const engine = new TextTaskEngine({ tools: { slow: 'required' } });
 const reply = engine.handle(${JSON.stringify(REQUEST)}, 'ctx');
 const t1 = performance.now();
 if (!JSON.parse(reply).result.task) throw new Error('no CreateTaskResult: ' + reply);

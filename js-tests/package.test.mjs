@@ -21,7 +21,7 @@ after(() => pkg?.cleanup());
 test('the tarball holds the entries, builds, types, conveniences and the npm README', () => {
   for (const f of [
     'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
-    'index.workerd.js', 'extras.js', 'extras.cjs', 'node-cjs/mcp_task_core.js',
+    'index.workerd.js', 'extras.js', 'extras.cjs', 'engine.js', 'engine.cjs', 'node-cjs/mcp_task_core.js',
     'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
     'web/mcp_task_core_bg.wasm',
   ]) {
@@ -35,7 +35,27 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /Cloudflare Workers/);
   // The CommonJS twin exports what the ES module does.
   const extras = createRequire(import.meta.url)(path.join(pkg.installed, 'extras.cjs'));
-  assert.deepEqual(Object.keys(extras).sort(), ['drainOutputs', 'guardFreed', 'handleObject', 'notInitialized']);
+  assert.deepEqual(Object.keys(extras).sort(), ['codedError', 'drainOutputs', 'guardFreed', 'handleObject', 'notInitialized']);
+});
+
+test('package metadata: licences shipped, repository, homepage, bugs, engines', () => {
+  for (const f of ['LICENSE-MIT', 'LICENSE-APACHE']) assert.ok(pkg.files.includes(f), `${f} in the tarball`);
+  assert.match(fs.readFileSync(path.join(pkg.installed, 'LICENSE-MIT'), 'utf8'), /^MIT License/);
+  assert.match(fs.readFileSync(path.join(pkg.installed, 'LICENSE-APACHE'), 'utf8'), /Apache License\s+Version 2\.0/);
+  const p = pkg.packageJson;
+  assert.equal(p.license, '(MIT OR Apache-2.0)');
+  assert.deepEqual(p.repository, { type: 'git', url: 'git+https://github.com/mcp-task-core/mcp-task-core.git' });
+  assert.equal(p.homepage, 'https://github.com/mcp-task-core/mcp-task-core#readme');
+  assert.deepEqual(p.bugs, { url: 'https://github.com/mcp-task-core/mcp-task-core/issues' });
+  assert.match(p.engines?.node ?? '', /^>=\d+/);
+});
+
+test('installing the package alone installs nothing else: no dependencies, every SDK peer optional', () => {
+  const p = pkg.packageJson;
+  assert.equal(p.dependencies, undefined);
+  const peers = Object.keys(p.peerDependencies ?? {}).sort();
+  assert.deepEqual(peers, ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server']);
+  for (const peer of peers) assert.equal(p.peerDependenciesMeta?.[peer]?.optional, true, `${peer} is an optional peer`);
 });
 
 test('every target of the exports map exists', () => {

@@ -27,7 +27,7 @@ class MapStore {
 }
 
 function engine(clock, instanceId, prefix) {
-  return new mod.TaskEngine({ now: clock.now, newTaskId: sequentialIds(prefix), tools: { slow: 'required' }, store: { instanceId, leaseMs: 3000 } });
+  return new mod.TextTaskEngine({ now: clock.now, newTaskId: sequentialIds(prefix), tools: { slow: 'required' }, store: { instanceId, leaseMs: 3000 } });
 }
 
 /** Drains outputs, persisting each Persist first; `{ conflict }` when a compare-and-set failed. */

@@ -1,5 +1,5 @@
 // workerd (Miniflare): a Worker module (fixtures/task-worker.mjs) imports the package's
-// workerd build, keeps one TaskEngine per isolate and answers JSON-RPC POSTed over HTTP on
+// workerd build, keeps one TextTaskEngine per isolate and answers JSON-RPC POSTed over HTTP on
 // 127.0.0.1. The test drives create → get → deferred result → complete (host endpoint) →
 // result, and validates every message the engine emitted against the schema.
 import assert from 'node:assert/strict';
@@ -100,6 +100,13 @@ test('workerd: a Worker answers JSON-RPC with the engine', { timeout: 120_000 },
     assert.deepEqual([misuse.error.name, misuse.error.code], ['TypeError', 'invalid_argument']);
     const twice = await host('complete', { taskId: task.taskId, result: {} });
     assert.equal(twice.error.code, 'already_terminal');
+    // The object-mode class of the workerd build.
+    const object = await host('../object');
+    assert.equal(object.reply.result.task.status, 'working');
+    assert.deepEqual(object.execute.request.params, { name: 'slow_echo', task: {} });
+    assert.equal(object.execute.text, JSON.stringify(object.execute.request));
+    assert.equal(object.task.status, 'completed');
+    assert.equal(object.freed, 'freed');
     const state = await host('running');
     assert.deepEqual(state.running, []);
     assert.equal(state.taskCount, 2);

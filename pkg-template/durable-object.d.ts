@@ -1,6 +1,6 @@
 // Types for `mcp-task-core/durable-object` (Cloudflare Workers): a Durable Object holding the
 // task engine for one session or tenant, its records in the object's SQLite storage.
-import type { ExecuteOutput, TaskEngine, TaskEngineOptions } from 'mcp-task-core';
+import type { TextExecuteOutput, TextTaskEngine, TaskEngineOptions } from 'mcp-task-core';
 
 /** The parts of a Durable Object namespace binding used for routing. */
 export interface TaskObjectNamespace {
@@ -25,13 +25,13 @@ export declare class TaskEngineObject {
   protected readonly ctx: any;
   protected readonly env: any;
   /** The engine (restored from storage). */
-  readonly engine: TaskEngine;
+  readonly engine: TextTaskEngine;
   /** TaskEngine options (tools, ttl, limits...). `store` is set by the class. */
   engineOptions(): Omit<TaskEngineOptions, 'store'>;
   /** Lease of work running in this object, ms. Default 30 000. */
   leaseMs(): number;
   /** Runs a task's work, then calls `complete` or `fail`. Default: fails it (no executor). */
-  execute(task: ExecuteOutput): Promise<void>;
+  execute(task: TextExecuteOutput): Promise<void>;
   /** The work of `taskId` must stop. */
   cancelled(taskId: string): void;
   /** A JSON-RPC message that is not about tasks; the reply text or null. Default: -32601. */

@@ -18,7 +18,7 @@
 // - The alarm is armed at engine.nextDeadline() (TTL expiry, lease renewals and checks) and
 //   alarm() calls handleTimeout().
 import { DurableObject } from 'cloudflare:workers';
-import { TaskEngine } from 'mcp-task-core';
+import { TextTaskEngine } from 'mcp-task-core';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 
@@ -85,7 +85,7 @@ export class TaskEngineObject extends DurableObject {
   #boot() {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
-    this.#engine = new TaskEngine({ ...this.engineOptions(), store: { instanceId: crypto.randomUUID(), leaseMs: this.leaseMs() } });
+    this.#engine = new TextTaskEngine({ ...this.engineOptions(), store: { instanceId: crypto.randomUUID(), leaseMs: this.leaseMs() } });
     for (const row of sql.exec('SELECT record FROM mcp_tasks')) this.#engine.restore(row.record);
     return this.#settle();
   }

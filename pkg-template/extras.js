@@ -1,10 +1,9 @@
-// Object-taking conveniences on top of TaskEngine, shared by every entry point.
-// The engine itself takes and returns JSON text (the hot path stays strings); these
-// helpers only stringify and parse around it. No imports: scripts/build-pkg.sh turns
-// this file into extras.cjs for the CommonJS entry.
+// Shared by every entry point: the free/init guards, and two conveniences for
+// TextTaskEngine (TaskEngine itself takes and returns objects). No imports:
+// scripts/build-pkg.sh turns this file into extras.cjs for the CommonJS entry.
 
 /**
- * `engine.handle` with objects: `message` may be a JSON-RPC object (it is stringified) or
+ * `TextTaskEngine.handle` with objects (TaskEngine's own `handle` does this): `message` may be a JSON-RPC object (it is stringified) or
  * JSON text; the reply is parsed. Returns `null` when there is no immediate reply
  * (a notification, a response, a forwarded request or a deferred `tasks/result`).
  * @param {{ handle(message: string, context?: string | null): string | null }} engine
@@ -22,9 +21,8 @@ export function handleObject(engine, message, context) {
 }
 
 /**
- * Drains `engine.pollOutput()` until it is empty and returns the outputs in order.
- * Messages stay JSON text (`output.message`, `output.request`, `output.response`);
- * parse the ones you need.
+ * Drains `engine.pollOutput()` until it is empty and returns the outputs in order (of a
+ * TaskEngine: parsed; of a TextTaskEngine: messages stay JSON text).
  * @param {{ pollOutput(): object | null }} engine
  * @returns {object[]}
  */
@@ -37,14 +35,14 @@ export function drainOutputs(engine) {
 }
 
 /** A `TaskEngineError`-shaped error: an `Error` with a `code`. */
-function codedError(code, message) {
+export function codedError(code, message) {
   const err = new Error(message);
   err.code = code;
   return err;
 }
 
 /**
- * Makes every method of a generated class (TaskEngine, TaskRequestor) throw a clear error once
+ * Makes every method of a generated class (TextTaskEngine, TaskRequestor) throw a clear error once
  * `free()` was called, instead of the bindings' "null pointer passed to rust". Called once per
  * class by each entry point.
  * @param {Function} cls

@@ -3,6 +3,7 @@
 // from next to ./web/mcp_task_core.js (import.meta.url); pass a URL, Response, bytes or a
 // WebAssembly.Module to load it some other way.
 import initWasm, * as raw from './web/mcp_task_core.js';
+import { objectTaskEngine } from './engine.js';
 import { guardFreed, notInitialized } from './extras.js';
 
 export * from './web/mcp_task_core.js';
@@ -11,12 +12,20 @@ export { handleObject, drainOutputs } from './extras.js';
 let ready;
 let loaded = false;
 
-guardFreed(raw.TaskEngine);
+guardFreed(raw.TextTaskEngine);
 guardFreed(raw.TaskRequestor);
 
 // Used before `await init()`, the bindings would fail with "Cannot read properties of
 // undefined": these say what to do instead. (Local exports take precedence over `export *`.)
-export class TaskEngine extends raw.TaskEngine {
+export class TextTaskEngine extends raw.TextTaskEngine {
+  constructor(options) {
+    if (!loaded) throw notInitialized('new TextTaskEngine()');
+    super(options);
+  }
+}
+
+/** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
+export class TaskEngine extends objectTaskEngine(TextTaskEngine) {
   constructor(options) {
     if (!loaded) throw notInitialized('new TaskEngine()');
     super(options);

@@ -1,10 +1,10 @@
 // Types of mcp-task-core (ES module entries: Node `import`, browsers, workers, workerd).
-// Hand-written; index.d.cts is the same text for `require`. Keep the two in step
-// (js-tests/types.test.mjs checks that they match).
+// Hand-written, and held to the code: src/js_names.rs checks option keys, output kinds and
+// fields, error codes and audit actions; js-tests/types.test.mjs checks members, parameter
+// and return types. index.d.cts is the same text for `require` (generated).
 
 // ---------------------------------------------------------------------------------------
-// Wire shapes (MCP 2025-11-25). The engine speaks JSON text; these describe what that text
-// holds once parsed.
+// Wire shapes (MCP 2025-11-25): what TaskEngine takes and returns (TextTaskEngine: their JSON text).
 
 /** Status of a task. `completed`, `failed` and `cancelled` are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -212,19 +212,23 @@ export interface TaskEngineOptions {
 // ---------------------------------------------------------------------------------------
 // Outputs (discriminated on `kind`)
 
-/** A JSON-RPC message for the peer. */
+/**
+ * A JSON-RPC message for the peer. `message` is the parsed message and `text` its exact JSON
+ * text: send `text` where the transport takes bytes (results are replayed byte for byte).
+ */
 export interface SendOutput {
   kind: 'send';
   /** The context (session) it belongs to: send it only there. */
   context: string | null;
   /**
-   * The raw JSON id (e.g. `"7"` or `"\"req-7\""`) of the waiting `tasks/result` request this
-   * message answers or travels with (over Streamable HTTP: that request's SSE stream);
-   * `null` for messages that may go on any stream of the context.
+   * The id of the waiting `tasks/result` request (or `subscriptions/listen` stream) this message
+   * answers or travels with (over Streamable HTTP: that request's SSE stream); `null` for
+   * messages that may go on any stream of the context.
    */
-  inReplyTo: string | null;
-  /** The JSON-RPC message text. */
-  message: string;
+  inReplyTo: JsonRpcId | null;
+  message: JsonRpcMessage;
+  /** `message` as exact JSON text. */
+  text: string;
 }
 
 /** Run this task-augmented request as task `taskId`; report with `complete` or `fail`. */
@@ -233,12 +237,56 @@ export interface ExecuteOutput {
   taskId: string;
   context: string | null;
   method: TaskRequestMethod;
-  /** The original JSON-RPC request text (its `params.task` is the engine's business). */
-  request: string;
+  /** The original JSON-RPC request (its `params.task` is the engine's business). */
+  request: JsonRpcRequest;
+  /** `request` as exact JSON text, as received. */
+  text: string;
 }
 
 /** Not the engine's business: process this message as usual (including requests that run without a task). */
 export interface ForwardOutput {
+  kind: 'forward';
+  context: string | null;
+  message: JsonRpcMessage;
+  /** `message` as exact JSON text, as received. */
+  text: string;
+}
+
+/** The requestor answered a request made with {@link TaskEngine.requestInput}. */
+export interface InputResponseOutput {
+  kind: 'inputResponse';
+  taskId: string;
+  context: string | null;
+  /** The id that `requestInput` returned. */
+  requestId: JsonRpcId;
+  /** The JSON-RPC response (with `result` or `error`). */
+  response: JsonRpcResponse;
+  /** `response` as exact JSON text, as received. */
+  text: string;
+}
+
+/** {@link SendOutput} of {@link TextTaskEngine}: JSON text, not parsed. */
+export interface TextSendOutput {
+  kind: 'send';
+  context: string | null;
+  /** The raw JSON id (e.g. `"7"` or `"\"req-7\""`) of the waiting request, or `null`. */
+  inReplyTo: string | null;
+  /** The JSON-RPC message text. */
+  message: string;
+}
+
+/** {@link ExecuteOutput} of {@link TextTaskEngine}. */
+export interface TextExecuteOutput {
+  kind: 'execute';
+  taskId: string;
+  context: string | null;
+  method: TaskRequestMethod;
+  /** The original JSON-RPC request text. */
+  request: string;
+}
+
+/** {@link ForwardOutput} of {@link TextTaskEngine}. */
+export interface TextForwardOutput {
   kind: 'forward';
   context: string | null;
   /** The JSON-RPC message text, as received. */
@@ -261,8 +309,8 @@ export interface ExpiredOutput {
   wasTerminal: boolean;
 }
 
-/** The requestor answered a request made with {@link TaskEngine.requestInput}. */
-export interface InputResponseOutput {
+/** {@link InputResponseOutput} of {@link TextTaskEngine}. */
+export interface TextInputResponseOutput {
   kind: 'inputResponse';
   taskId: string;
   context: string | null;
@@ -352,8 +400,34 @@ export type TaskEngineOutput =
   | AuditOutput
   | OutputsDroppedOutput;
 
-/** The stored outcome of a finished task ({@link TaskEngine.getOutcome}). */
-export interface TaskOutcome {
+/** One item of {@link TextTaskEngine.pollOutput}. */
+export type TextTaskEngineOutput =
+  | PersistOutput
+  | TextSendOutput
+  | TextExecuteOutput
+  | TextForwardOutput
+  | CancelledOutput
+  | ExpiredOutput
+  | TextInputResponseOutput
+  | AuditOutput
+  | OutputsDroppedOutput;
+
+/**
+ * {@link TextTaskEngine.outputShapes}: for each output kind, its fields besides `kind` (a
+ * trailing `?` marks one that may be absent), those holding JSON text (parsed by
+ * {@link TaskEngine}) and the one whose exact text {@link TaskEngine} keeps as `text`.
+ */
+export type OutputShapes = {
+  [K in TaskEngineOutput['kind']]: { fields: string[]; json: string[]; text: string | null };
+};
+
+/** The stored outcome of a finished task ({@link TaskEngine.getOutcome}); `text` is its exact JSON text. */
+export type TaskOutcome =
+  | { kind: 'result'; result: { [key: string]: unknown }; text: string }
+  | { kind: 'error'; error: JsonRpcErrorObject; text: string };
+
+/** The stored outcome of a finished task ({@link TextTaskEngine.getOutcome}). */
+export interface TextTaskOutcome {
   /** `"result"`: `json` is the result object; `"error"`: `json` is the JSON-RPC error object. */
   kind: 'result' | 'error';
   json: string;
@@ -409,10 +483,13 @@ export interface TaskEngineError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------
-// The engine
+// The engine, text API
 
 /**
- * The MCP task runtime: a synchronous, sans-IO state machine. The host loop:
+ * {@link TaskEngine} with JSON text in and out: messages, tasks, results and ids are passed
+ * and returned as JSON text (an id `"r1"` is `'"r1"'`), outputs carry text. For hosts that
+ * pass bytes through and for benchmarks; {@link TaskEngine} is the same engine with plain JS
+ * values. The host loop:
  *
  * 1. every message from the peer: `const reply = engine.handle(text, context)`; send `reply` if not `null`;
  * 2. after that and every host call, drain `engine.pollOutput()` until `null`
@@ -426,7 +503,7 @@ export interface TaskEngineError extends Error {
  * Methods that return a task return its wire `Task` JSON text (see {@link Task}).
  * Errors: see {@link TaskEngineError}. Call {@link free} when done (or let the GC do it).
  */
-export declare class TaskEngine {
+export declare class TextTaskEngine {
   /** @throws {TaskEngineError} `invalid_options` */
   constructor(options?: TaskEngineOptions | null);
 
@@ -483,8 +560,11 @@ export declare class TaskEngine {
   /** `capabilities.extensions` for a `server/discover` result: `{"io.modelcontextprotocol/tasks":{}}` as JSON text. */
   static extensionCapabilityJson(): string;
 
+  /** The fields of every output kind, and which hold JSON text (what {@link TaskEngine} parses). */
+  static outputShapes(): OutputShapes;
+
   /** The next output, or `null` when there is nothing to do now. */
-  pollOutput(): TaskEngineOutput | null;
+  pollOutput(): TextTaskEngineOutput | null;
 
   /** How many outputs wait to be drained. */
   readonly pendingOutputs: number;
@@ -590,7 +670,7 @@ export declare class TaskEngine {
   getTask(taskId: string, context?: string | null): string | null;
 
   /** The stored outcome of a finished task as `context` may see it, or `null` (also while it runs, or when cancelled). */
-  getOutcome(taskId: string, context?: string | null): TaskOutcome | null;
+  getOutcome(taskId: string, context?: string | null): TextTaskOutcome | null;
 
   /**
    * One page of `context`'s tasks as JSON text (see {@link TaskPage}).
@@ -661,6 +741,214 @@ export declare class TaskEngine {
 
   /**
    * Releases the wasm memory now. The object is unusable afterwards (calls throw).
+   * Where `Symbol.dispose` exists, `using engine = new TextTaskEngine()` calls this too.
+   */
+  free(): void;
+}
+
+// ---------------------------------------------------------------------------------------
+// The engine
+
+/**
+ * The MCP task runtime: a synchronous, sans-IO state machine, taking and returning plain JS
+ * values (messages, tasks, results, ids and progress tokens as the values they are). The host loop:
+ *
+ * 1. every message from the peer: `const reply = engine.handle(message, context)`; send `reply` if not `null`;
+ * 2. after that and every host call, drain `engine.pollOutput()` until `null`
+ *    (`send` → deliver `message` (or its exact `text`) to `context`; `execute` → start the work;
+ *    `forward` → handle it as a normal MCP message; `cancelled`/`expired` → stop the work;
+ *    `inputResponse` → give the answer to the work; `audit` → log it);
+ * 3. report work through `complete` / `fail` / `requestInput` / `setStatusMessage` / `reportProgress`;
+ * 4. (re)arm one timer at `engine.nextDeadline()` (re-read it after each drain); when it fires call
+ *    `engine.handleTimeout()` and drain again.
+ *
+ * A thin layer over {@link TextTaskEngine} (JSON.stringify in, JSON.parse out). Task records
+ * (`persist` outputs, `restore`, `snapshot`, `exportTask`) stay opaque JSON text: write them
+ * to the store as they are. Errors: see {@link TaskEngineError}. Call {@link free} when done.
+ */
+export declare class TaskEngine {
+  /** @throws {TaskEngineError} `invalid_options` */
+  constructor(options?: TaskEngineOptions | null);
+
+  /** The {@link TextTaskEngine} underneath (same tasks and outputs), for a call that needs exact JSON text. */
+  readonly textEngine: TextTaskEngine;
+
+  /**
+   * One JSON-RPC message from the peer for `context` (the authenticated session or principal;
+   * `null`/omitted for none): a message object, or its JSON text as received (malformed text
+   * then gets the spec's parse error). Returns the response to send now, or `null`
+   * (notifications, responses, forwarded requests, and a `tasks/result` whose task is still
+   * running: its response comes later from {@link pollOutput}). Malformed input gets a
+   * JSON-RPC error response and changes nothing.
+   */
+  handle(message: JsonRpcMessage | string, context?: string | null, inbound?: HandleOptions | null): JsonRpcResponse | null;
+
+  /**
+   * Tasks extension: turns a forwarded `tools/call` into a task. Returns the `CreateTaskResult`
+   * response to send; an `execute` output follows.
+   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`
+   */
+  startTask(request: JsonRpcRequest | string, context?: string | null): JsonRpcResultResponse;
+
+  /**
+   * Tasks extension: the task part of a `subscriptions/listen` request. Returns `{ taskIds }`
+   * agreed to, or `{ error, text }`: the JSON-RPC error response to send instead (`-32021`).
+   */
+  listenTasks(
+    request: JsonRpcRequest | string,
+    context?: string | null,
+  ): { taskIds: string[] } | { error: JsonRpcErrorResponse; text: string };
+
+  /** The `subscriptions/listen` stream with this request id closed. Returns how many task follows ended. */
+  unlistenTasks(subscriptionId: JsonRpcId, context?: string | null): number;
+
+  /**
+   * Store mode: puts a task record (opaque JSON text, as a `persist` output wrote it) in place of the local copy.
+   * @throws {TaskEngineError} `invalid_argument` for a record this engine did not write
+   */
+  restore(record: string): void;
+
+  /** Restores every record of a {@link snapshot}; returns how many. */
+  restoreSnapshot(snapshot: string): number;
+
+  /** Every live task's record, as opaque JSON array text. */
+  snapshot(): string;
+
+  /** The record of a live task (opaque JSON text), or `null`. */
+  exportTask(taskId: string): string | null;
+
+  /** Store mode: drops the local copy of a task the store no longer holds. Returns whether there was one. */
+  forgetTask(taskId: string): boolean;
+
+  /** `capabilities.extensions` for a `server/discover` result: `{ "io.modelcontextprotocol/tasks": {} }`. */
+  static extensionCapability(): { [extension: string]: object };
+
+  /** The next output, or `null` when there is nothing to do now. */
+  pollOutput(): TaskEngineOutput | null;
+
+  /** How many outputs wait to be drained. */
+  readonly pendingOutputs: number;
+
+  /** Epoch ms of the next TTL deadline, or `null` when no task has one. */
+  nextDeadline(): number | null;
+
+  /** Expires what is due (then drain outputs). Harmless when early or repeated. */
+  handleTimeout(): void;
+
+  /** The `tasks` capability object for the `initialize` result of a session in `context`. */
+  capabilities(context?: string | null): { [key: string]: unknown };
+
+  /**
+   * Declares a tool's task policy (see {@link TaskSupport}). `null`/omitted means absent.
+   * @throws {TypeError} `invalid_argument` for any other string
+   */
+  registerTool(name: string, taskSupport?: TaskSupport | null): void;
+
+  /**
+   * The work finished: stores `result` (e.g. a `CallToolResult`) and answers waiting
+   * `tasks/result` requests. Returns the task.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   */
+  complete(taskId: string, result: { [key: string]: unknown }): Task;
+
+  /**
+   * The work failed with this JSON-RPC error object; `tasks/result` replays exactly this error. Returns the task.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   */
+  fail(taskId: string, error: JsonRpcErrorObject): Task;
+
+  /**
+   * Sends the requestor a request the work needs answered (e.g. `"elicitation/create"` with its
+   * params) and moves the task to `input_required`. Returns the request's id: the answer
+   * comes back as an `inputResponse` output with this `requestId`.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   */
+  requestInput(taskId: string, method: string, params?: { [key: string]: unknown } | null): JsonRpcId;
+
+  /**
+   * `input_required` → `working`. Returns the task.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
+   */
+  resume(taskId: string): Task;
+
+  /**
+   * Sets (or with `null` clears) the status message of a running task. Returns the task.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
+   */
+  setStatusMessage(taskId: string, message?: string | null): Task;
+
+  /**
+   * Emits `notifications/progress` with the original request's `progressToken`. Returns
+   * `false` (and sends nothing) when the request carried no token.
+   * @throws {TaskEngineError} `unknown_task`, `already_terminal`, `invalid_argument` (non-finite numbers)
+   */
+  reportProgress(taskId: string, progress: number, total?: number | null, message?: string | null): boolean;
+
+  /**
+   * Cancels a task (the host's own decision). Returns the task.
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
+   */
+  cancel(taskId: string, message?: string | null): Task;
+
+  /** Host-side: whether a live task has this ID, in any context. Never expose it to a peer. */
+  hasTask(taskId: string): boolean;
+
+  /**
+   * Host-side: the context of a live task (`null` for a task created without one), or
+   * `undefined` when no live task has this ID. Never expose it to a peer.
+   */
+  taskContext(taskId: string): string | null | undefined;
+
+  /**
+   * Creates a `working` task for a request the host runs itself (no `execute` output).
+   * `ttl`: ms, `null` for unlimited (if allowed), omitted for the default. `progressToken`:
+   * the request's progress token as it is (`'tok'` or `7`). Returns the task.
+   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
+   */
+  createTask(
+    context: string | null | undefined,
+    method: string,
+    ttl?: number | null,
+    progressToken?: JsonRpcId | null,
+    /** This task's suggested poll interval (ms); `undefined`: the engine's `pollIntervalMs`; `null`: none. */
+    pollIntervalMs?: number | null,
+  ): Task;
+
+  /** The task as `context` may see it, or `null` (unknown, expired, or another context's). */
+  getTask(taskId: string, context?: string | null): Task | null;
+
+  /** The stored outcome of a finished task as `context` may see it, or `null` (also while it runs, or when cancelled). */
+  getOutcome(taskId: string, context?: string | null): TaskOutcome | null;
+
+  /**
+   * One page of `context`'s tasks.
+   * @throws {TaskEngineError} `list_unavailable` (no context), `invalid_cursor`
+   */
+  listTasks(context: string | null | undefined, cursor?: string | null): TaskPage;
+
+  /**
+   * Cancels a task on behalf of `context` (the store-level `tasks/cancel`). Returns the task.
+   * @throws {TaskEngineError} `unknown_task` (also another context's), `already_terminal`
+   */
+  cancelTask(taskId: string, context?: string | null, message?: string | null): Task;
+
+  /**
+   * Sets a task's status directly. Returns the task.
+   * @throws {TaskEngineError} `invalid_argument` (unknown status), `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
+   */
+  updateStatus(taskId: string, status: TaskStatus, message?: string | null): Task;
+
+  /**
+   * Ends a task with a result and an explicit status. Returns the task.
+   * @throws {TaskEngineError} `invalid_argument`, `unknown_task`, `task_cancelled`, `already_terminal`, `limit_exceeded`
+   */
+  storeResult(taskId: string, status: 'completed' | 'failed', result: { [key: string]: unknown }): Task;
+
+  /** Live tasks held (including finished ones not yet expired). */
+  readonly taskCount: number;
+
+  /**
+   * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).
    * Where `Symbol.dispose` exists, `using engine = new TaskEngine()` calls this too.
    */
   free(): void;
@@ -908,14 +1196,16 @@ export function shouldAugment(
 export function init(input?: unknown): Promise<void>;
 
 /**
- * `engine.handle` with objects: `message` is stringified unless it is already JSON text,
- * and the reply is parsed. Returns `null` when there is no immediate reply.
+ * `TextTaskEngine.handle` with objects ({@link TaskEngine.handle} does this itself): `message`
+ * is stringified unless it is already JSON text, and the reply is parsed. Returns `null` when
+ * there is no immediate reply.
  */
 export function handleObject(
-  engine: Pick<TaskEngine, 'handle'>,
+  engine: Pick<TextTaskEngine, 'handle'>,
   message: JsonRpcMessage | string,
   context?: string | null,
 ): JsonRpcResponse | null;
 
 /** Drains `engine.pollOutput()` and returns the outputs in order. */
 export function drainOutputs(engine: Pick<TaskEngine, 'pollOutput'>): TaskEngineOutput[];
+export function drainOutputs(engine: Pick<TextTaskEngine, 'pollOutput'>): TextTaskEngineOutput[];

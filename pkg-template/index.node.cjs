@@ -4,13 +4,16 @@
 // Note: ESM and CJS entries load separate wasm instances (the usual dual-package hazard):
 // objects made by one are not accepted by the other.
 const wasm = require('./node-cjs/mcp_task_core.js');
+const { objectTaskEngine } = require('./engine.cjs');
 const { handleObject, drainOutputs, guardFreed } = require('./extras.cjs');
 
-guardFreed(wasm.TaskEngine);
+guardFreed(wasm.TextTaskEngine);
 guardFreed(wasm.TaskRequestor);
 
 module.exports = {
   ...wasm,
+  /** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
+  TaskEngine: objectTaskEngine(wasm.TextTaskEngine),
   handleObject,
   drainOutputs,
   /** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */

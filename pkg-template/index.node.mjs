@@ -1,13 +1,17 @@
 // Node, ESM (`import` under the "node" condition). The wasm is read and instantiated
 // synchronously when ./node-esm/mcp_task_core.js is first imported.
-import { TaskEngine, TaskRequestor } from './node-esm/mcp_task_core.js';
+import { TextTaskEngine, TaskRequestor } from './node-esm/mcp_task_core.js';
+import { objectTaskEngine } from './engine.js';
 import { guardFreed } from './extras.js';
 
-guardFreed(TaskEngine);
+guardFreed(TextTaskEngine);
 guardFreed(TaskRequestor);
 
 export * from './node-esm/mcp_task_core.js';
 export { handleObject, drainOutputs } from './extras.js';
+
+/** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
+export const TaskEngine = objectTaskEngine(TextTaskEngine);
 
 /** Resolves at once: on Node the module is ready on import. Kept for a uniform API. */
 export async function init(_input) {}

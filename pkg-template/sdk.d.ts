@@ -234,12 +234,24 @@ export declare class JsonRpcError extends Error {
   toJSON(): { code: number; message: string; data?: unknown };
 }
 
-/** Thrown by the store and the queue. `code`: JSON-RPC code; `reason`: the engine's code. */
+/**
+ * Thrown by the store and the queue. `code`: the JSON-RPC code (sent to the peer with `message`);
+ * `reason`: machine-readable:
+ * - an engine error code (`TaskEngineErrorCode` of mcp-task-core: `unknown_task`,
+ *   `already_terminal`, `invalid_argument`, `invalid_cursor`, `limit_exceeded`, ...);
+ * - `no_result`: `getTaskResult` for a task that ended without a stored result (cancelled, or
+ *   set `completed`/`failed` by `updateTaskStatus` without `storeTaskResult`); code -32603;
+ * - `storage_unavailable`: the external storage failed or timed out; code -32603;
+ * - `storage_conflict`: the task kept changing under the operation (compare-and-set conflicts); code -32603.
+ */
 export declare class TaskStoreError extends Error {
   constructor(code: number, message: string, reason: string);
   readonly code: number;
-  readonly reason: string;
+  readonly reason: TaskStoreErrorReason;
 }
+
+/** See {@link TaskStoreError}. */
+export type TaskStoreErrorReason = import('mcp-task-core').TaskEngineErrorCode | 'no_result' | 'storage_unavailable' | 'storage_conflict';
 
 /** `_meta` key under which `jsonRpcErrorResult` carries the JSON-RPC error. */
 export declare const JSONRPC_ERROR_META_KEY: 'mcp-task-core/jsonrpc-error';

@@ -16,14 +16,14 @@
 // Glue only: every task rule (statuses, terminal checks, the SDK store's wording, the JSON-RPC
 // code of each refusal, the message queues) is the engine's; this file maps SDK calls onto it.
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
-import { TaskEngine, init } from 'mcp-task-core';
+import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core';
 import { StorageLoop } from './storage.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreAllSessions} WasmTaskStoreAllSessions */
 /** @typedef {import('mcp-task-core').TaskEngineOptions} TaskEngineOptions */
-/** @typedef {import('mcp-task-core').TaskEngineOutput} TaskEngineOutput */
+/** @typedef {import('mcp-task-core').TextTaskEngineOutput} TaskEngineOutput */
 /** @typedef {import('@modelcontextprotocol/sdk/types.js').Task} Task */
 /** @typedef {import('@modelcontextprotocol/sdk/types.js').Result} Result */
 /** @typedef {import('@modelcontextprotocol/sdk/types.js').Request} Request */

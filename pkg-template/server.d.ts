@@ -24,7 +24,7 @@ import type {
   StandardSchemaWithJSON,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import type { TaskEngine, TaskEngineOptions } from 'mcp-task-core';
+import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
 
 /**
  * A tool's task policy, decided per request by the engine:
@@ -38,8 +38,8 @@ import type { TaskEngine, TaskEngineOptions } from 'mcp-task-core';
 export type TaskToolPolicy = 'required' | 'optional' | 'perCall';
 
 export interface TasksExtensionOptions {
-  /** The engine to use (e.g. one shared with other hosts). Default: `new TaskEngine(engineOptions)`. */
-  engine?: TaskEngine;
+  /** The engine to use (e.g. one shared with other hosts; a `TaskEngine` is used through its `textEngine`). Default: `new TextTaskEngine(engineOptions)`. */
+  engine?: TextTaskEngine | TaskEngine;
   /** Options of the engine created when `engine` is not given (TTL, poll interval, limits, ...). */
   engineOptions?: TaskEngineOptions;
   /**
@@ -161,7 +161,7 @@ export declare class TaskProtocolError extends Error {
 export declare class TasksExtension {
   constructor(options?: TasksExtensionOptions);
   /** The engine: every task rule lives there. */
-  readonly engine: TaskEngine;
+  readonly engine: TextTaskEngine;
   /** `{ "io.modelcontextprotocol/tasks": {} }`, the `capabilities.extensions` entry. */
   static capability(): Record<string, Record<string, never>>;
   /**

@@ -20,7 +20,7 @@
 // imported (it is a peer dependency, used for types only): handlers are registered through the
 // objects the caller passes in. The CommonJS entry server.cjs is generated from this file by
 // scripts/build-pkg.sh.
-import { TaskEngine } from 'mcp-task-core';
+import { TextTaskEngine } from 'mcp-task-core';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';
@@ -184,7 +184,8 @@ class TaskHandle {
 class TasksExtension {
   constructor(options = {}) {
     if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
-    this.engine = options.engine ?? new TaskEngine(options.engineOptions ?? {});
+    // A TaskEngine (object mode) is used through its TextTaskEngine: same tasks, JSON text.
+    this.engine = options.engine?.textEngine ?? options.engine ?? new TextTaskEngine(options.engineOptions ?? {});
     this._principal = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});
     this._servers = new WeakMap();
@@ -200,7 +201,7 @@ class TasksExtension {
 
   /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
   static capability() {
-    return JSON.parse(TaskEngine.extensionCapabilityJson());
+    return JSON.parse(TextTaskEngine.extensionCapabilityJson());
   }
 
   /**

@@ -1,13 +1,13 @@
-// Types for `mcp-task-core/storage`: the host loop of a TaskEngine in store mode over a
+// Types for `mcp-task-core/storage`: the host loop of a TextTaskEngine in store mode over a
 // TaskStorage. WasmTaskStore (mcp-task-core/sdk) runs on it; so can any other host.
-import type { TaskEngine, TaskEngineOutput } from 'mcp-task-core';
+import type { TextTaskEngine, TextTaskEngineOutput } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/sdk';
 
 export interface StorageLoopOptions {
   /** A caller waits at most this long for the storage (then `storageError`). Default 5000 ms. */
   timeoutMs?: number;
   /** Every output except `persist`, once its task's write landed, in order. */
-  onOutput?: (output: TaskEngineOutput) => void;
+  onOutput?: (output: TextTaskEngineOutput) => void;
   /** Maps an error thrown by the engine (default: as is). */
   engineError?: (error: unknown) => unknown;
   /** The error thrown when the storage does not answer (default: an Error with code -32603, reason `storage_unavailable`). */
@@ -33,7 +33,7 @@ export interface StoragePlan {
  */
 export declare class StorageLoop {
   constructor(storage: TaskStorage, options?: StorageLoopOptions);
-  run<T>(engine: TaskEngine, plan: StoragePlan, fn: (engine: TaskEngine) => T): Promise<T>;
+  run<T>(engine: TextTaskEngine, plan: StoragePlan, fn: (engine: TextTaskEngine) => T): Promise<T>;
   /** `handleTimeout()` (lease renewals and checks, expiry) and its writes. Call it at `engine.nextDeadline()`. */
-  tick(engine: TaskEngine): Promise<void>;
+  tick(engine: TextTaskEngine): Promise<void>;
 }

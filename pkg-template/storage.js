@@ -1,11 +1,11 @@
-// mcp-task-core/storage (ESM): the host loop of a TaskEngine in store mode over a TaskStorage
+// mcp-task-core/storage (ESM): the host loop of a TextTaskEngine in store mode over a TaskStorage
 // ({ load, loadContext, write }, e.g. redisStorage from mcp-task-core/redis). WasmTaskStore
 // (mcp-task-core/sdk) runs on it; any other host (an SDK 2.x runtime, a custom server) can too.
 // Glue only: the engine decides every status; this loads records, writes the engine's
 // `persist` outputs with a compare-and-set before anything after them is delivered, restores
 // the stored record on a conflict and runs the operation again.
 //
-//   const engine = new TaskEngine({ ..., store: { instanceId, leaseMs } });
+//   const engine = new TextTaskEngine({ ..., store: { instanceId, leaseMs } });
 //   const loop = new StorageLoop(storage, { onOutput: (o) => deliver(o) });
 //   const task = await loop.run(engine, { taskId, write: true }, (e) => e.complete(taskId, json));
 //   setTimeout(() => loop.tick(engine), engine.nextDeadline() - Date.now());   // heartbeats, expiry

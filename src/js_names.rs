@@ -1,8 +1,9 @@
 //! Names the JavaScript surface shares with the Rust: the keys of the
-//! `TaskEngine` options, one list per level. The wasm layer refuses any other
-//! key with these lists, and a test holds `pkg-template/index.d.ts` to them (and
-//! to every [`HostError`](crate::HostError) code and
-//! [`AuditAction`](crate::AuditAction) name), so the types cannot drift.
+//! `TaskEngine` options, one list per level, and the fields of every output kind.
+//! The wasm layer refuses any other option key with these lists and describes its
+//! outputs with the table; tests hold `pkg-template/index.d.ts` to both (and to
+//! every [`HostError`](crate::HostError) code and [`AuditAction`](crate::AuditAction)
+//! name), so the types cannot drift.
 
 /// `(TypeScript interface, its keys)` of every level of `new TaskEngine(options)`
 /// and of `new TaskRequestor(options)`.
@@ -59,6 +60,46 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// One output kind of `TextTaskEngine.pollOutput()`, as the wasm layer builds it.
+/// `TaskEngine` (object mode, pkg-template/engine.js) reads this table through
+/// `TextTaskEngine.outputShapes()` to parse the `json` fields and keep the exact
+/// text of the `text` field; a test holds `pkg-template/index.d.ts` to it, and the
+/// JS tests hold every emitted output to it.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) struct OutputShape {
+    pub kind: &'static str,
+    /// Every field besides `kind`; a trailing `?` marks one that may be absent.
+    pub fields: &'static [&'static str],
+    /// Fields holding JSON text (or `null`), parsed in object mode.
+    pub json: &'static [&'static str],
+    /// The field whose exact text object mode also keeps, as `text`.
+    pub text: Option<&'static str>,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+const fn shape(
+    kind: &'static str,
+    fields: &'static [&'static str],
+    json: &'static [&'static str],
+    text: Option<&'static str>,
+) -> OutputShape {
+    OutputShape { kind, fields, json, text }
+}
+
+/// Every output of the engine (`TaskEngineOutput` / `TextTaskEngineOutput`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) const ENGINE_OUTPUTS: &[OutputShape] = &[
+    shape("persist", &["taskId", "expectedVersion", "version", "record", "expiresAt"], &[], None),
+    shape("send", &["context", "inReplyTo", "message"], &["inReplyTo", "message"], Some("message")),
+    shape("execute", &["taskId", "context", "method", "request"], &["request"], Some("request")),
+    shape("forward", &["context", "message"], &["message"], Some("message")),
+    shape("cancelled", &["taskId", "context"], &[], None),
+    shape("expired", &["taskId", "context", "wasTerminal"], &[], None),
+    shape("inputResponse", &["taskId", "context", "requestId", "response"], &["requestId", "response"], Some("response")),
+    shape("audit", &["action", "from?", "to?", "taskId", "context", "detail"], &[], None),
+    shape("outputsDropped", &["count"], &[], None),
+];
+
 /// The keys of one options interface.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn option_keys(interface: &str) -> &'static [&'static str] {
@@ -67,7 +108,7 @@ pub(crate) fn option_keys(interface: &str) -> &'static [&'static str] {
 
 #[cfg(test)]
 mod tests {
-    use super::ENGINE_OPTION_KEYS;
+    use super::{OutputShape, ENGINE_OPTION_KEYS, ENGINE_OUTPUTS};
     use crate::{AuditAction, HostError, TaskStatus};
     use std::collections::BTreeSet;
 
@@ -170,5 +211,94 @@ mod tests {
         let statuses = ["working", "input_required", "completed", "failed", "cancelled"];
         assert!(statuses.iter().all(|s| TaskStatus::parse(s).is_some()));
         assert_eq!(union("TaskStatus"), statuses.iter().map(|s| (*s).to_owned()).collect());
+    }
+
+    /// `TypeName` of the top-level property `name` of an interface body, and whether it is optional.
+    fn field(body: &str, name: &str) -> Option<(String, bool)> {
+        let mut depth = 0;
+        for line in body.lines() {
+            let t = line.trim();
+            if depth == 0 {
+                for (suffix, optional) in [("?:", true), (":", false)] {
+                    if let Some(rest) = t.strip_prefix(name).and_then(|r| r.strip_prefix(suffix)) {
+                        return Some((rest.trim().trim_end_matches(';').trim().to_owned(), optional));
+                    }
+                }
+            }
+            depth += t.matches('{').count() as i32 - t.matches('}').count() as i32;
+        }
+        None
+    }
+
+    /// The type names of `export type NAME = | A | B;`.
+    fn union_members(name: &str) -> BTreeSet<String> {
+        let start = DTS.find(&format!("export type {name} =")).unwrap_or_else(|| panic!("no type {name} in index.d.ts"));
+        let end = start + DTS[start..].find(';').unwrap();
+        let body = &DTS[start + DTS[start..].find('=').unwrap() + 1..end];
+        body.split('|').map(|m| m.trim().to_owned()).filter(|m| !m.is_empty()).collect()
+    }
+
+    /// `SendOutput` for `send`.
+    fn interface_of(kind: &str) -> String {
+        let mut chars = kind.chars();
+        let first = chars.next().unwrap().to_ascii_uppercase();
+        format!("{first}{}Output", chars.as_str())
+    }
+
+    /// Holds index.d.ts to a table of outputs: each kind has an interface with exactly its
+    /// fields (optional ones marked `?`). A kind with JSON fields has two: `Text<Kind>Output`
+    /// (the text class: the fields are strings) and `<Kind>Output` (object mode: parsed, not
+    /// `string`, plus `text: string` where the table keeps one). The two unions list them all.
+    fn check_outputs(shapes: &[OutputShape], object_union: &str, text_union: &str) {
+        let (mut objects, mut texts) = (BTreeSet::new(), BTreeSet::new());
+        for shape in shapes {
+            let name = interface_of(shape.kind);
+            let mut expected: BTreeSet<String> = shape.fields.iter().map(|f| f.trim_end_matches('?').to_owned()).collect();
+            expected.insert("kind".to_owned());
+            let check_common = |interface: &str| {
+                let body = interface_body(interface);
+                assert_eq!(field(body, "kind"), Some((format!("'{}'", shape.kind), false)), "{interface}.kind");
+                for f in shape.fields {
+                    let optional = f.ends_with('?');
+                    let declared = field(body, f.trim_end_matches('?')).unwrap_or_else(|| panic!("{interface}.{f} missing"));
+                    assert_eq!(declared.1, optional, "{interface}.{f}: optional in the table and in index.d.ts alike");
+                }
+                body
+            };
+            if shape.json.is_empty() {
+                assert!(shape.text.is_none(), "{}: a text field is one of the JSON fields", shape.kind);
+                assert_eq!(keys(check_common(&name)), expected, "index.d.ts {name} vs the fields the engine emits");
+                texts.insert(name.clone());
+                objects.insert(name);
+                continue;
+            }
+            let text_name = format!("Text{name}");
+            let text_body = check_common(&text_name);
+            assert_eq!(keys(text_body), expected, "index.d.ts {text_name} vs the fields the engine emits");
+            let object_body = check_common(&name);
+            let mut object_keys = expected.clone();
+            if let Some(t) = shape.text {
+                assert!(shape.json.contains(&t), "{}: text field {t} is a JSON field", shape.kind);
+                object_keys.insert("text".to_owned());
+                assert_eq!(field(object_body, "text"), Some(("string".to_owned(), false)), "{name}.text");
+            }
+            assert_eq!(keys(object_body), object_keys, "index.d.ts {name} vs the fields object mode emits");
+            for f in shape.json {
+                let (text_type, _) = field(text_body, f).unwrap();
+                assert!(text_type == "string" || text_type == "string | null", "{text_name}.{f} is JSON text, declared {text_type}");
+                let (object_type, _) = field(object_body, f).unwrap();
+                assert!(!object_type.split('|').any(|t| t.trim() == "string"), "{name}.{f} is parsed, declared {object_type}");
+            }
+            texts.insert(text_name);
+            objects.insert(name);
+        }
+        assert_eq!(union_members(object_union), objects, "{object_union}");
+        assert_eq!(union_members(text_union), texts, "{text_union}");
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn engine_output_interfaces_match_the_outputs_table() {
+        check_outputs(ENGINE_OUTPUTS, "TaskEngineOutput", "TextTaskEngineOutput");
     }
 }

@@ -26,6 +26,7 @@ const engine = new TaskEngine({ tools: { slow_echo: 'optional' } });
 const jobs = new Map(); // taskId -> timeout of the running work
 let deadlineTimer;
 
+// A string is exact JSON text (an output's `text`); an object is stringified.
 const write = (message) => process.stdout.write((typeof message === 'string' ? message : JSON.stringify(message)) + '\n');
 const respond = (id, result) => write({ jsonrpc: '2.0', id, result });
 const respondError = (id, code, message) => write({ jsonrpc: '2.0', id, error: { code, message } });
@@ -37,14 +38,13 @@ function slowEcho(args, done) {
 }
 
 // Everything the engine says is not its business: a plain MCP server.
-function handlePlain(message) {
-  const msg = JSON.parse(message);
+function handlePlain(msg) {
   if (msg.id === undefined || msg.method === undefined) return; // notifications, responses
   switch (msg.method) {
     case 'initialize':
       return respond(msg.id, {
         protocolVersion: '2025-11-25',
-        capabilities: { tools: {}, tasks: JSON.parse(engine.capabilitiesJson(CONTEXT)) },
+        capabilities: { tools: {}, tasks: engine.capabilities(CONTEXT) },
         serverInfo: { name: 'mcp-task-core-stdio-example', version: '0.1.0' },
       });
     case 'ping':
@@ -64,15 +64,14 @@ function drain() {
   for (let out = engine.pollOutput(); out !== null; out = engine.pollOutput()) {
     switch (out.kind) {
       case 'send': // replies to waiting tasks/result, status notifications, progress
-        write(out.message);
+        write(out.text);
         break;
       case 'execute': {
-        const request = JSON.parse(out.request);
         const taskId = out.taskId;
-        jobs.set(taskId, slowEcho(request.params.arguments, (result) => {
+        jobs.set(taskId, slowEcho(out.request.params.arguments, (result) => {
           jobs.delete(taskId);
           try {
-            engine.complete(taskId, JSON.stringify(result));
+            engine.complete(taskId, result);
           } catch (err) {
             // task_cancelled / unknown_task: the task ended while we worked; drop the result.
             if (!['task_cancelled', 'unknown_task'].includes(err.code)) throw err;
@@ -107,7 +106,7 @@ function drain() {
 const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
 input.on('line', (line) => {
   if (line.trim() === '') return;
-  const reply = engine.handle(line, CONTEXT);
+  const reply = engine.handle(line, CONTEXT); // the line as received: bad JSON gets a parse error
   if (reply !== null) write(reply);
   drain();
 });

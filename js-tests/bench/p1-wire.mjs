@@ -1,6 +1,6 @@
 // P1 — wire path: JSON-RPC text in, response text out, for one mix of task requests.
 //
-// Ours: TaskEngine.handle(message, context) for every message, pollOutput() drained after every
+// Ours: TextTaskEngine.handle(message, context) for every message, pollOutput() drained after every
 // call (execute events, status notifications), tasks finished with engine.complete().
 //
 // SDK: the official @modelcontextprotocol/sdk 1.x McpServer with InMemoryTaskStore and
@@ -42,8 +42,8 @@ function taskIdsFrom(responses) {
 }
 
 // ---------------------------------------------------------------------------------------------
-async function runOurs(n, TaskEngine) {
-  const engine = new TaskEngine({
+async function runOurs(n, TextTaskEngine) {
+  const engine = new TextTaskEngine({
     tools: { bench: 'required' },
     pageSize: 10,
     ttl: { maxMs: TTL },
@@ -222,7 +222,7 @@ function summarise(r) {
 }
 
 export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
-  const { TaskEngine } = await importEngine();
+  const { TextTaskEngine } = await importEngine();
   // Interleave ours and the SDK's runs so drift (thermal, GC state) hits both alike.
   const oursSamples = [];
   const sdkSamples = [];
@@ -230,7 +230,7 @@ export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
     async (warm) => {
       // A full GC before each run, so neither side pays for the other's garbage.
       gc();
-      const o = summarise(await runOurs(n, TaskEngine));
+      const o = summarise(await runOurs(n, TextTaskEngine));
       gc();
       const s = summarise(await runSdk(n));
       if (!warm) {
@@ -252,7 +252,7 @@ export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
     warmup,
     phases: PHASES,
     driver:
-      'SDK: McpServer + InMemoryTaskStore/Queue over InMemoryTransport, raw transport as client (JSON.parse in, JSON.stringify out, no zod transport check); ours: TaskEngine.handle + pollOutput + complete',
+      'SDK: McpServer + InMemoryTaskStore/Queue over InMemoryTransport, raw transport as client (JSON.parse in, JSON.stringify out, no zod transport check); ours: TextTaskEngine.handle + pollOutput + complete',
     ours: med(oursSamples),
     sdk: med(sdkSamples),
   };

@@ -38,10 +38,10 @@ export async function benchColdNode({ runs = 15 } = {}) {
 }
 
 const OURS_WORKER = `
-import { TaskEngine } from 'mcp-task-core';
+import { TextTaskEngine } from 'mcp-task-core';
 export default {
   fetch() {
-    const engine = new TaskEngine({ tools: { slow: 'required' } });
+    const engine = new TextTaskEngine({ tools: { slow: 'required' } });
     return new Response(engine.handle(${JSON.stringify(MESSAGE)}, 'session-1'));
   },
 };`;

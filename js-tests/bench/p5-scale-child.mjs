@@ -1,5 +1,5 @@
 // Child of P5 (scale): node --expose-gc p5-scale-child.mjs N
-// One TaskEngine on a fake clock with N live tasks (bulk-created through the store-level
+// One TextTaskEngine on a fake clock with N live tasks (bulk-created through the store-level
 // createTask, one context, UUID v4 IDs as in production), then:
 //   get     store-level getTask of random live tasks, each timed alone (p50/p99)
 //   wire    the same through handle(tasks/get)
@@ -19,19 +19,19 @@ const SHORT = 3_600_000; // 1 h: the 10% that expire
 const LONG = 20 * 3_600_000; // 20 h: the rest
 const CONTEXT = 'session-1';
 
-const { TaskEngine } = await importEngine();
+const { TextTaskEngine } = await importEngine();
 const idOf = (json) => {
   const i = json.indexOf('"taskId":"') + 10;
   return json.slice(i, json.indexOf('"', i));
 };
 let now = T0;
-const engine = new TaskEngine({ now: () => now, pageSize: 50, ttl: { maxMs: 86_400_000 }, limits: liftedLimits(), statusNotifications: false });
+const engine = new TextTaskEngine({ now: () => now, pageSize: 50, ttl: { maxMs: 86_400_000 }, limits: liftedLimits(), statusNotifications: false });
 
 // Warm-up on a separate engine: every code path once (creates, gets, lists, a sweep), so the
 // measured engine runs optimised code.
 {
   let wnow = T0;
-  const w = new TaskEngine({ now: () => wnow, pageSize: 50, limits: liftedLimits(), statusNotifications: false });
+  const w = new TextTaskEngine({ now: () => wnow, pageSize: 50, limits: liftedLimits(), statusNotifications: false });
   const wids = [];
   for (let i = 0; i < 5000; i++) wids.push(idOf(w.createTask(CONTEXT, 'tools/call', i % 2 ? SHORT : LONG, null)));
   for (const id of wids) w.getTask(id, CONTEXT);

@@ -7,9 +7,9 @@ const section = process.argv[2];
 const N = 200_000;
 
 async function engine(opts = {}) {
-  const { TaskEngine } = await importEngine();
+  const { TextTaskEngine } = await importEngine();
   const clock = { now: T0 };
-  const e = new TaskEngine({ now: () => clock.now, limits: liftedLimits(), statusNotifications: false, ...opts });
+  const e = new TextTaskEngine({ now: () => clock.now, limits: liftedLimits(), statusNotifications: false, ...opts });
   return { e, clock };
 }
 
@@ -80,8 +80,8 @@ if (section === 'p1') {
   }
 } else if (section === 'cold') {
   // The first answered request in a fresh process (run once; small profile).
-  const { TaskEngine } = await importEngine();
-  const e = new TaskEngine({ tools: { slow: 'required' } });
+  const { TextTaskEngine } = await importEngine();
+  const e = new TextTaskEngine({ tools: { slow: 'required' } });
   e.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}', 's');
 } else {
   console.error(`unknown section ${section}`);

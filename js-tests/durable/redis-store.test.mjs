@@ -22,7 +22,7 @@ before(async () => {
   pkg = installPackage({ prefix: 'mcp-task-core-redis-' });
   fs.writeFileSync(
     path.join(pkg.dir, 'probe-redis.mjs'),
-    "export * from 'mcp-task-core/sdk';\nexport * from 'mcp-task-core/redis';\nexport * from 'mcp-task-core/storage';\nexport { TaskEngine } from 'mcp-task-core';\n",
+    "export * from 'mcp-task-core/sdk';\nexport * from 'mcp-task-core/redis';\nexport * from 'mcp-task-core/storage';\nexport { TextTaskEngine } from 'mcp-task-core';\n",
   );
   const mod = await import(pathToFileURL(path.join(pkg.dir, 'probe-redis.mjs')).href);
   sdk = mod;
@@ -99,9 +99,9 @@ test('one round trip per operation; expiry in Redis at the TTL deadline; a stale
   b.cleanup();
 });
 
-test('mcp-task-core/storage: any host (here a bare TaskEngine) runs the same loop over Redis', async () => {
-  const { StorageLoop, TaskEngine } = sdk;
-  const engine = (id) => new TaskEngine({ store: { instanceId: id, leaseMs: 5000 }, tools: { slow: 'required' } });
+test('mcp-task-core/storage: any host (here a bare TextTaskEngine) runs the same loop over Redis', async () => {
+  const { StorageLoop, TextTaskEngine } = sdk;
+  const engine = (id) => new TextTaskEngine({ store: { instanceId: id, leaseMs: 5000 }, tools: { slow: 'required' } });
   const outputs = [];
   const loopA = new StorageLoop(redisMod.redisStorage(client, { prefix: 'raw:' }), { onOutput: (o) => outputs.push(o) });
   const a = engine('raw-a');
@@ -160,15 +160,15 @@ test('types: storage options, redisStorage, onTaskCancelled (tsc, ESM and CJS)',
     `import { WasmTaskStore, type TaskStorage } from 'mcp-task-core/sdk';
 import { redisStorage, type RedisTaskStorage } from 'mcp-task-core/redis';
 import { StorageLoop } from 'mcp-task-core/storage';
-import type { TaskEngine, TaskEngineOutput } from 'mcp-task-core';
+import type { TextTaskEngine, TextTaskEngineOutput } from 'mcp-task-core';
 declare const ioredisLike: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
 const storage: RedisTaskStorage = redisStorage(ioredisLike, { prefix: '{tasks}:' });
 const asStorage: TaskStorage = storage;
 const store = new WasmTaskStore({ storage: asStorage, instanceId: 'boot-1', leaseMs: 30_000, storageTimeoutMs: 2000 });
 const stop: () => void = store.onTaskCancelled((taskId: string, sessionId: string | undefined) => void [taskId, sessionId]);
 const trips: number = storage.roundTrips;
-const loop = new StorageLoop(storage, { timeoutMs: 1000, onOutput: (o: TaskEngineOutput) => void o.kind });
-declare const engine: TaskEngine;
+const loop = new StorageLoop(storage, { timeoutMs: 1000, onOutput: (o: TextTaskEngineOutput) => void o.kind });
+declare const engine: TextTaskEngine;
 const count: Promise<number> = loop.run(engine, { taskId: 't', write: false }, (e) => e.taskCount);
 void [stop, trips, count, loop.tick(engine)];
 // @ts-expect-error a storage needs load, loadContext and write

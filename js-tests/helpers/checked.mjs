@@ -1,4 +1,4 @@
-// A TaskEngine wrapper for Node tests: every message the engine emits (replies of `handle`
+// A TextTaskEngine wrapper for Node tests: every message the engine emits (replies of `handle`
 // and 'send' outputs of `pollOutput`) is validated against the MCP schema as it appears.
 //
 //   const e = new CheckedEngine(mod, { now: clock.now, tools: { slow: 'required' } });
@@ -28,7 +28,7 @@ export function sequentialIds(prefix = 'task-') {
 
 export class CheckedEngine {
   constructor(mod, options) {
-    this.engine = new mod.TaskEngine(options);
+    this.engine = new mod.TextTaskEngine(options);
     this.validator = new ExchangeValidator();
     this.nextId = 1;
   }

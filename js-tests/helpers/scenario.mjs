@@ -17,14 +17,14 @@ const ELICIT_PARAMS = {
 };
 
 /**
- * @param {{ TaskEngine: any, handleObject: Function, drainOutputs: Function }} mod  the package
+ * @param {{ TextTaskEngine: any, handleObject: Function, drainOutputs: Function }} mod  the package
  * @returns {{ transcript: object[], facts: object }}
  */
 export function runLifecycle(mod) {
-  const { TaskEngine, handleObject, drainOutputs } = mod;
+  const { TextTaskEngine, handleObject, drainOutputs } = mod;
   let now = START;
   let seq = 0;
-  const engine = new TaskEngine({
+  const engine = new TextTaskEngine({
     now: () => now,
     newTaskId: () => `task-${++seq}`,
     tools: { get_weather: 'required' },

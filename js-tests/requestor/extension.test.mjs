@@ -1,4 +1,4 @@
-// Node and Chromium: a TaskRequestor speaking the tasks extension (2026-07-28) drives a TaskEngine
+// Node and Chromium: a TaskRequestor speaking the tasks extension (2026-07-28) drives a TextTaskEngine
 // through a task with input and a cancel; every request it sends validates against the official
 // tasks-extension schema.
 import assert from 'node:assert/strict';
@@ -21,9 +21,9 @@ after(() => pkg?.cleanup());
 function exchange(mod, now, newTaskId) {
   let t = now();
   const clock = () => t;
-  const engine = new mod.TaskEngine({ now: clock, newTaskId, tools: { slow: 'required' }, pollIntervalMs: 1000 });
+  const engine = new mod.TextTaskEngine({ now: clock, newTaskId, tools: { slow: 'required' }, pollIntervalMs: 1000 });
   const requestor = new mod.TaskRequestor({ now: clock });
-  const dialect = requestor.useServerInfo(JSON.stringify({ supportedVersions: ['2026-07-28'], capabilities: { extensions: JSON.parse(mod.TaskEngine.extensionCapabilityJson()) } }));
+  const dialect = requestor.useServerInfo(JSON.stringify({ supportedVersions: ['2026-07-28'], capabilities: { extensions: JSON.parse(mod.TextTaskEngine.extensionCapabilityJson()) } }));
   const sent = [];
   const events = [];
   const executing = [];

@@ -2,9 +2,9 @@
 // checked with `tsc --noEmit` by js-tests/types.test.mjs.
 import mcp = require('mcp-task-core');
 
-const engine: mcp.TaskEngine = new mcp.TaskEngine({ tools: { slow: 'required' } });
+const engine: mcp.TextTaskEngine = new mcp.TextTaskEngine({ tools: { slow: 'required' } });
 const reply: string | null = engine.handle('{"jsonrpc":"2.0","id":1,"method":"ping"}', 'ctx');
-const outputs: mcp.TaskEngineOutput[] = mcp.drainOutputs(engine);
+const outputs: mcp.TextTaskEngineOutput[] = mcp.drainOutputs(engine);
 for (const out of outputs) {
   if (out.kind === 'execute') engine.complete(out.taskId, '{"content":[]}');
 }

@@ -3,14 +3,14 @@
 // against the packed package. `@ts-expect-error` lines prove the types are precise: they
 // fail the check if the line stops being an error.
 import {
-  TaskEngine,
+  TextTaskEngine,
   TaskRequestor,
   shouldAugment,
   drainOutputs,
   handleObject,
   init,
   type CapabilityOptions,
-  type ExecuteOutput,
+  type TextExecuteOutput,
   type JsonRpcMessage,
   type JsonRpcResponse,
   type LimitOptions,
@@ -18,10 +18,10 @@ import {
   type TaskEngineError,
   type TaskEngineErrorCode,
   type TaskEngineOptions,
-  type TaskEngineOutput,
+  type TextTaskEngineOutput,
   type AuditAction,
   type RateLimitOptions,
-  type TaskOutcome,
+  type TextTaskOutcome,
   type TaskRequestorOptions,
   type TaskRequestorOutput,
   type TaskPage,
@@ -54,9 +54,9 @@ export async function main(): Promise<void> {
     rateLimit: null,
   };
   const rate: RateLimitOptions = { burst: 10, perSecond: 5 };
-  new TaskEngine({ limits: { rateLimit: rate } }).free();
+  new TextTaskEngine({ limits: { rateLimit: rate } }).free();
   // @ts-expect-error: both bucket fields are needed
-  new TaskEngine({ limits: { rateLimit: { burst: 10 } } });
+  new TextTaskEngine({ limits: { rateLimit: { burst: 10 } } });
   const options: TaskEngineOptions = {
     now: () => clock,
     newTaskId: () => `t${clock}`,
@@ -71,13 +71,13 @@ export async function main(): Promise<void> {
     limits,
     tools: { slow: 'required', quick: 'optional', never: 'forbidden' },
   };
-  const engine = new TaskEngine(options);
-  new TaskEngine().free();
-  new TaskEngine(null).free();
+  const engine = new TextTaskEngine(options);
+  new TextTaskEngine().free();
+  new TextTaskEngine(null).free();
   // @ts-expect-error: tools take a TaskSupport
-  new TaskEngine({ tools: { slow: 'maybe' } });
+  new TextTaskEngine({ tools: { slow: 'maybe' } });
   // @ts-expect-error: numbers are numbers
-  new TaskEngine({ pageSize: '10' });
+  new TextTaskEngine({ pageSize: '10' });
 
   const caps: { list?: object; cancel?: object; requests?: object } = JSON.parse(engine.capabilitiesJson());
   void caps;
@@ -103,7 +103,7 @@ export async function main(): Promise<void> {
   // @ts-expect-error: read-only
   engine.pendingOutputs = 3;
 
-  let executed: ExecuteOutput | undefined;
+  let executed: TextExecuteOutput | undefined;
   for (let out = engine.pollOutput(); out !== null; out = engine.pollOutput()) {
     switch (out.kind) {
       case 'send':
@@ -194,7 +194,7 @@ export async function main(): Promise<void> {
   // @ts-expect-error: ttl is a number of ms
   engine.createTask('alice', 'tools/call', '1000');
   const got: string | null = engine.getTask(created.taskId, 'alice');
-  const outcome: TaskOutcome | null = engine.getOutcome(created.taskId, 'alice');
+  const outcome: TextTaskOutcome | null = engine.getOutcome(created.taskId, 'alice');
   if (outcome?.kind === 'error') JSON.parse(outcome.json);
   void got;
   const page: TaskPage = JSON.parse(engine.listTasks('alice'));
@@ -228,7 +228,7 @@ export async function main(): Promise<void> {
   if (parsed !== null && 'result' in parsed) void parsed.result;
   if (parsed !== null && 'error' in parsed) void parsed.error.code;
   handleObject(engine, '{"jsonrpc":"2.0","method":"notifications/initialized"}');
-  const all: TaskEngineOutput[] = drainOutputs(engine);
+  const all: TextTaskEngineOutput[] = drainOutputs(engine);
   void all;
 
   engine.free();

@@ -99,15 +99,16 @@ fn task_json(task: crate::Task) -> String {
     task.to_json()
 }
 
-/// The MCP task runtime (see the package README for the host loop).
-#[wasm_bindgen(js_name = TaskEngine)]
+/// The MCP task runtime, JSON text in and out (see the package README for the host
+/// loop). `TaskEngine` (pkg-template/engine.js) wraps it in plain JS values.
+#[wasm_bindgen(js_name = TextTaskEngine)]
 pub struct TaskEngine {
     engine: Engine,
 }
 
-#[wasm_bindgen(js_class = TaskEngine)]
+#[wasm_bindgen(js_class = TextTaskEngine)]
 impl TaskEngine {
-    /// `new TaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.
+    /// `new TextTaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskEngine, JsValue> {
         let parsed = options::parse(&options).map_err(|m| {
@@ -226,6 +227,23 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = extensionCapabilityJson)]
     pub fn extension_capability_json() -> String {
         crate::protocol::extension::capability_json().to_owned()
+    }
+
+    /// The fields of every output kind (`{ [kind]: { fields, json, text } }`, from
+    /// [`crate::js_names::ENGINE_OUTPUTS`]): which hold JSON text, and which one object
+    /// mode keeps as exact text.
+    #[wasm_bindgen(js_name = outputShapes, unchecked_return_type = "OutputShapes")]
+    pub fn output_shapes() -> JsValue {
+        let strings = |list: &[&str]| list.iter().map(|s| JsValue::from(*s)).collect::<js_sys::Array>();
+        let all = Object::new();
+        for shape in crate::js_names::ENGINE_OUTPUTS {
+            let obj = Object::new();
+            set(&obj, "fields", strings(shape.fields));
+            set(&obj, "json", strings(shape.json));
+            set(&obj, "text", shape.text.map_or(JsValue::NULL, JsValue::from));
+            set(&all, shape.kind, obj);
+        }
+        all.into()
     }
 
     /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse" | "audit" | "outputsDropped", ...}`), or `null`.

@@ -43,7 +43,7 @@ fn opt_cap(value: &JsValue, name: &str) -> Result<Option<usize>, JsValue> {
     }
 }
 
-#[wasm_bindgen(js_class = TaskEngine)]
+#[wasm_bindgen(js_class = TextTaskEngine)]
 impl TaskEngine {
     /// SDK store: `updateTaskStatus` for a task of `context` (same status: message only; a
     /// move without a message keeps the current one; no move out of a terminal status).
