@@ -5,12 +5,14 @@
 // objects made by one are not accepted by the other.
 const wasm = require('./node-cjs/mcp_task_core.js');
 const { handleObject, drainOutputs, guardFreed } = require('./extras.cjs');
+const { requestorClasses } = require('./requestor.cjs');
 
 guardFreed(wasm.TaskEngine);
-guardFreed(wasm.TaskRequestor);
+guardFreed(wasm.TextTaskRequestor);
 
 module.exports = {
   ...wasm,
+  ...requestorClasses(wasm.TextTaskRequestor),
   handleObject,
   drainOutputs,
   /** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */

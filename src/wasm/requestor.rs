@@ -36,8 +36,7 @@ pub fn should_augment(
 }
 
 /// A raw JSON id from JS (`"\"r1\""`, `"7"`); `lenient` also takes an unquoted string id.
-fn raw_id(value: &JsValue, name: &str, lenient: bool) -> Result<RawId, JsValue> {
-    let text = string_arg(value, name)?;
+fn raw_id(text: String, lenient: bool) -> Result<RawId, JsValue> {
     match RawId::parse(&text) {
         Ok(id) => Ok(id),
         Err(_) if lenient => Ok(RawId::string(&text)),
@@ -145,7 +144,8 @@ impl TaskRequestor {
         #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
     ) -> Result<(), JsValue> {
-        let (request_id, result_json) = (raw_id(&request_id, "requestId", false)?, string_arg(&result_json, "resultJson")?);
+        let (request_id, result_json) = (string_arg(&request_id, "requestId")?, string_arg(&result_json, "resultJson")?);
+        let request_id = raw_id(request_id, false)?;
         self.inner.respond(&request_id, &result_json).map_err(host_error)
     }
 
@@ -156,7 +156,8 @@ impl TaskRequestor {
         #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] error_json: JsValue,
     ) -> Result<(), JsValue> {
-        let (request_id, error_json) = (raw_id(&request_id, "requestId", false)?, string_arg(&error_json, "errorJson")?);
+        let (request_id, error_json) = (string_arg(&request_id, "requestId")?, string_arg(&error_json, "errorJson")?);
+        let request_id = raw_id(request_id, false)?;
         self.inner.respond_error(&request_id, &error_json).map_err(host_error)
     }
 
@@ -189,7 +190,7 @@ impl TaskRequestor {
     /// recovers. Returns whether it was awaited.
     #[wasm_bindgen(js_name = requestFailed)]
     pub fn request_failed(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue) -> Result<bool, JsValue> {
-        Ok(self.inner.request_failed(&raw_id(&request_id, "requestId", true)?))
+        Ok(self.inner.request_failed(&raw_id(string_arg(&request_id, "requestId")?, true)?))
     }
 
     /// The next output, or `null`.
