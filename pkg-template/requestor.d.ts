@@ -73,8 +73,13 @@ export type TaskRequestorOutput =
   /** `message` is `null` when the receiver sent text that is not JSON; `text` is what it sent. */
   | { kind: 'forward'; message: JsonRpcMessage | null; text: string };
 
-/** The events of one call, as {@link TaskClient} hands them out: outputs that carry its `callId`. */
-export type TaskCallEvent = Extract<TaskRequestorOutput, { callId: unknown }>;
+/**
+ * The events of one call, as {@link TaskClient} hands them out: outputs that carry its `callId`,
+ * and progress that came before the task was known or for a plain call (`taskId` `null`).
+ */
+export type TaskCallEvent =
+  | Extract<TaskRequestorOutput, { callId: unknown }>
+  | { kind: 'progress'; callId: JsonRpcId; taskId: string | null; notification: JsonRpcNotification };
 
 /** The exported state of a requestor (see {@link TaskRequestor.exportState}). */
 export interface TaskRequestorState {

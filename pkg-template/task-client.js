@@ -375,7 +375,8 @@ export function taskClientClass(TaskRequestor) {
       const message = event.message;
       if (message?.method === 'notifications/progress') {
         const state = this.#progress.get(JSON.stringify(message.params?.progressToken));
-        if (state && !state.settled) return state.onProgress?.(message.params);
+        // Progress that came before the task was known (or of a plain call): routed by its token.
+        if (state) return this.#dispatch({ kind: 'progress', callId: state.callId, taskId: state.taskId, notification: message });
       }
       this.#options.onMessage?.(message, event.text);
       if (message?.method !== undefined && message.id !== undefined) this.#answerRequest(message);
