@@ -3,9 +3,11 @@
 // StreamableHTTPClientTransport to a real HTTP server on 127.0.0.1). callTool resolves with the
 // task's result; progress and input requests reach their callbacks; a failed task rejects with
 // its JSON-RPC error; an AbortSignal cancels the task at the server; a closed transport rejects
-// the open call; callToolStream yields the call's events in order.
+// the open call; callToolStream yields the call's events in order. Also over the SDK's
+// StdioClientTransport to examples/node-stdio (a server on our TaskEngine).
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -14,9 +16,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { ElicitResultSchema, McpError, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { installPackage } from '../helpers/package.mjs';
+import { REPO_ROOT, installPackage } from '../helpers/package.mjs';
 
 let pkg;
 let mod;
@@ -295,13 +298,16 @@ test('callTool over StreamableHTTPClientTransport (SDK 1.x) to a real HTTP serve
   const taskMessageQueue = new ours.WasmTaskMessageQueue({ taskStore });
   const gate = gates();
   const sessions = new Map();
+  const servers = [];
   const app = createMcpExpressApp();
   app.post('/mcp', async (req, res) => {
     const sid = req.headers['mcp-session-id'];
     if (sid && sessions.has(sid)) return sessions.get(sid).handleRequest(req, res, req.body);
     if (!isInitializeRequest(req.body)) return res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'No session' }, id: null });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => sessions.set(id, transport) });
-    await buildServer(taskStore, taskMessageQueue, gate, []).connect(transport);
+    const server = buildServer(taskStore, taskMessageQueue, gate, []);
+    servers.push(server);
+    await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
   app.get('/mcp', async (req, res) => sessions.get(req.headers['mcp-session-id'])?.handleRequest(req, res) ?? res.status(404).end());
@@ -321,9 +327,29 @@ test('callTool over StreamableHTTPClientTransport (SDK 1.x) to a real HTTP serve
     assert.equal(err.code, -32010);
   } finally {
     await client.close().catch(() => {});
+    for (const server of servers) await server.close().catch(() => {});
     httpServer.closeAllConnections?.();
     await new Promise((r) => httpServer.close(() => r()));
     taskMessageQueue.cleanup();
     taskStore.cleanup();
+  }
+});
+
+test('callTool over the SDK 1.x StdioClientTransport to examples/node-stdio', { timeout: 30_000 }, async () => {
+  fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'node-stdio', 'server.mjs'), path.join(pkg.dir, 'stdio-server.mjs'));
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['stdio-server.mjs'], cwd: pkg.dir, env: { ...process.env, WORK_MS: '30' }, stderr: 'pipe' });
+  const client = new mod.TaskClient(transport, { requestor: { pollFloorMs: 5 } });
+  try {
+    assert.equal(await client.connect(), '2025-11-25', 'server/discover is refused (-32601): initialize');
+    const task = await client.callTool('slow_echo', { text: 'over stdio' }, { task: { ttl: 10_000 } });
+    assert.equal(task.status, 'completed');
+    assert.equal(task.result.content[0].text, 'echo: over stdio');
+    const plain = await client.callTool('slow_echo', { text: 'plain' });
+    assert.equal(plain.taskId, null);
+    assert.equal(plain.result.content[0].text, 'echo: plain');
+    const err = await client.callTool('nope', {}).then(() => assert.fail('resolved'), (e) => e);
+    assert.equal(err.code, -32602);
+  } finally {
+    await client.close();
   }
 });
