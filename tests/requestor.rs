@@ -273,10 +273,12 @@ fn refused_calls_and_listing() {
     p.requestor.list().unwrap();
     p.pump();
     let listed = p.events.iter().find_map(|e| match e {
-        RequestorEvent::Listed { tasks, error: None } => Some(serde_json::from_str::<Vec<Value>>(tasks).unwrap()),
+        RequestorEvent::Listed { tasks, error: None } => Some(tasks.clone()),
         _ => None,
     });
-    assert_eq!(listed.unwrap().len(), 5, "three pages followed");
+    let listed = listed.unwrap();
+    assert_eq!(listed.len(), 5, "three pages followed");
+    assert!(listed.iter().all(|t| t.status == TaskStatus::Working), "typed tasks: {listed:?}");
     assert_eq!(p.sent.iter().filter(|m| *m == "tasks/list").count(), 3);
 }
 
@@ -714,8 +716,21 @@ fn list_stops_on_a_repeated_cursor() {
         _ => None,
     });
     let (tasks, error) = error.expect("a listed event with an error");
-    assert_eq!(tasks, "[]");
+    assert!(tasks.is_empty());
     assert!(error.contains("repeated") && error.contains("\\\"x\\\""), "{error}");
+}
+
+#[test]
+fn listed_tasks_are_typed_and_entries_that_are_not_tasks_are_left_out() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.requestor.list().unwrap();
+    let sent = s.drain();
+    let page = json!({"tasks":[{"taskId":"a","status":"completed","ttl":null},{"bogus":1},{"taskId":"b","status":"sleeping"}]});
+    s.answer(&sent[0], page);
+    s.drain();
+    let [RequestorEvent::Listed { tasks, error: None }] = s.events.as_slice() else { panic!("{:?}", s.events) };
+    assert_eq!(tasks.iter().map(|t| (t.task_id.as_str(), t.status)).collect::<Vec<_>>(), [("a", TaskStatus::Completed)]);
+    assert_eq!(serde_json::from_str::<Value>(tasks[0].json()).unwrap(), json!({"taskId":"a","status":"completed","ttl":null}));
 }
 
 // Item 4: new cursors forever end at the page limit.
@@ -740,7 +755,7 @@ fn list_stops_at_the_page_limit() {
             _ => None,
         })
         .expect("a listed event with an error");
-    assert_eq!(serde_json::from_str::<Vec<Value>>(&tasks).unwrap().len(), requests, "the tasks read so far");
+    assert_eq!(tasks.len(), requests, "the tasks read so far");
     assert!(error.contains("page"), "{error}");
 }
 

@@ -188,11 +188,12 @@ pub enum RequestorEvent {
     Retrying { call_id: Option<RawId>, task_id: String, method: String, response: String },
     /// The answer to [`Requestor::cancel`] (the cancelled task, or an error response).
     CancelAnswered { call_id: Option<RawId>, task_id: String, response: String },
-    /// [`Requestor::list`] finished: every page's tasks as a JSON array, or (with
+    /// [`Requestor::list`] finished: every page's tasks (entries that are not a task,
+    /// without a string `taskId` or a known `status`, are left out), or (with
     /// the tasks read so far) the error response that stopped it, which the
     /// requestor makes up (code -32603, `error.data.requestor` `"repeatedCursor"`
     /// or `"pageLimit"`) when the receiver repeats a cursor or the page limit is reached.
-    Listed { tasks: String, error: Option<String> },
+    Listed { tasks: Vec<TaskView>, error: Option<String> },
     /// A message that is none of the requestor's business (including a late
     /// answer to a request the requestor already gave up on).
     Forward { message: String },
@@ -249,7 +250,7 @@ enum Pending {
         key: String,
     },
     List {
-        tasks: Vec<Box<RawValue>>,
+        tasks: Vec<TaskView>,
         pages: usize,
         /// Hashes of the cursors followed so far (a receiver's cursors may be large).
         cursors: HashSet<u64>,
@@ -389,10 +390,6 @@ fn error_code(error: &RawValue) -> Option<i64> {
 fn own_error(id: &str, code: i64, message: &str, kind: &str) -> String {
     let error = format!("{{\"code\":{code},\"message\":{},\"data\":{{\"requestor\":{}}}}}", json_string(message), json_string(kind));
     jsonrpc::raw_error_response(Some(id), &error)
-}
-
-fn json_array(items: &[Box<RawValue>]) -> String {
-    format!("[{}]", items.iter().map(|t| t.get()).collect::<Vec<_>>().join(","))
 }
 
 /// The terminal status a `tasks/result` success answer implies, when it names
@@ -906,7 +903,7 @@ impl Requestor {
             }
             Pending::Cancel { task_id, call_id } => self.event(RequestorEvent::CancelAnswered { call_id, task_id, response }),
             Pending::Update { task_id, key } => self.update_failed(&task_id, &key, response),
-            Pending::List { tasks, .. } => self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(response) }),
+            Pending::List { tasks, .. } => self.event(RequestorEvent::Listed { tasks, error: Some(response) }),
         }
     }
 
@@ -1247,7 +1244,7 @@ impl Requestor {
             }
             Pending::List { mut tasks, pages, mut cursors } => {
                 if error.is_some() {
-                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(message.to_owned()) });
+                    return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 }
                 #[derive(serde::Deserialize)]
                 struct Page {
@@ -1258,12 +1255,12 @@ impl Requestor {
                 }
                 let page: Option<Page> = result.and_then(|r| serde_json::from_str(r.get()).ok());
                 let Some(page) = page else {
-                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(message.to_owned()) });
+                    return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 };
-                tasks.extend(page.tasks);
+                tasks.extend(page.tasks.iter().filter_map(|t| TaskView::from_json(t.get())));
                 let pages = pages + 1;
                 let Some(cursor) = page.next_cursor else {
-                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: None });
+                    return self.event(RequestorEvent::Listed { tasks, error: None });
                 };
                 let cursor_hash = {
                     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -1294,7 +1291,7 @@ impl Requestor {
                 match stop {
                     Some((why, kind)) => {
                         let error = own_error(id, INTERNAL_ERROR, &why, kind);
-                        self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(error) });
+                        self.event(RequestorEvent::Listed { tasks, error: Some(error) });
                     }
                     None => {
                         let params = format!("{{\"cursor\":{}}}", json_string(&cursor));

@@ -272,7 +272,8 @@ impl TaskRequestor {
                 }
                 RequestorEvent::Listed { tasks, error } => {
                     set(&obj, "kind", "listed");
-                    set(&obj, "tasks", tasks);
+                    let tasks: Vec<&str> = tasks.iter().map(crate::TaskView::json).collect();
+                    set(&obj, "tasks", format!("[{}]", tasks.join(",")));
                     set(&obj, "error", opt_str(error));
                 }
                 RequestorEvent::Forward { message } => {
