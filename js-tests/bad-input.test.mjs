@@ -229,10 +229,10 @@ test('use after free() throws an Error, not a trap', () => {
   // Methods and getters say what happened, with a code.
   assertEngineError(() => e.handle('{}'), 'freed');
   assertEngineError(() => e.taskCount, 'freed');
-  const r = new mod.TaskRequestor();
+  const r = new mod.TextTaskRequestor();
   r.free();
   const err = assertEngineError(() => r.call('tools/call'), 'freed');
-  assert.match(err.message, /TaskRequestor was freed/);
+  assert.match(err.message, /TextTaskRequestor was freed/);
 });
 
 test('a clock or ID source that misbehaves does not break the engine', () => {
@@ -247,8 +247,8 @@ test('a clock or ID source that misbehaves does not break the engine', () => {
   assert.equal(e.engine.taskCount, 0);
 });
 
-test('TaskRequestor and shouldAugment: wrong argument types are TypeErrors too', () => {
-  const r = new mod.TaskRequestor();
+test('TextTaskRequestor and shouldAugment: wrong argument types are TypeErrors too', () => {
+  const r = new mod.TextTaskRequestor();
   const calls = {
     'handle(message)': (v) => r.handle(v),
     'call(method)': (v) => r.call(v),
@@ -278,11 +278,11 @@ test('TaskRequestor and shouldAugment: wrong argument types are TypeErrors too',
   }
   for (let o = r.pollOutput(); o !== null; o = r.pollOutput()) assert.equal(o.kind, 'forward');
   assertEngineError(() => r.importState('{not json'), 'invalid_argument');
-  assertEngineError(() => new mod.TaskRequestor({ pollFloorMs: -1 }), 'invalid_options');
+  assertEngineError(() => new mod.TextTaskRequestor({ pollFloorMs: -1 }), 'invalid_options');
   // A typo is refused by name, not read as "default".
-  const typo = assertEngineError(() => new mod.TaskRequestor({ pollFloorMS: 5 }), 'invalid_options', { type: TypeError });
+  const typo = assertEngineError(() => new mod.TextTaskRequestor({ pollFloorMS: 5 }), 'invalid_options', { type: TypeError });
   assert.match(typo.message, /options\.pollFloorMS is not an option/);
-  assertEngineError(() => new mod.TaskRequestor({ dialect: '2024-01-01' }), 'invalid_options');
+  assertEngineError(() => new mod.TextTaskRequestor({ dialect: '2024-01-01' }), 'invalid_options');
   r.free();
 });
 

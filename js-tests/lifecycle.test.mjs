@@ -579,10 +579,10 @@ test('tasks/* requests are rate limited per context, on the injected clock', () 
   for (let i = 0; i < 500; i++) assert.ok('result' in unlimited.request('tasks/get', { taskId: t.taskId }, 'alice'));
 });
 
-test('TaskRequestor drives a TextTaskEngine in memory: create, poll on pollInterval, result', () => {
+test('TextTaskRequestor drives a TextTaskEngine in memory: create, poll on pollInterval, result', () => {
   const clock = manualClock();
   const server = new CheckedEngine(mod, { now: clock.now, newTaskId: sequentialIds(), tools: { slow: 'required' } });
-  const client = new mod.TaskRequestor({ now: clock.now });
+  const client = new mod.TextTaskRequestor({ now: clock.now });
   const capabilities = JSON.stringify({ tasks: JSON.parse(server.engine.capabilitiesJson('client')) });
   assert.deepEqual(mod.shouldAugment(capabilities, 'tools/call', 'required', false), { augment: true, reason: 'the tool requires task-augmented execution' });
   assert.equal(mod.shouldAugment(capabilities, 'tools/call', 'forbidden', true).augment, false);

@@ -5,6 +5,7 @@
 import initWasm, * as raw from './web/mcp_task_core.js';
 import { objectTaskEngine } from './engine.js';
 import { guardFreed, notInitialized } from './extras.js';
+import { requestorClasses } from './requestor.js';
 
 export * from './web/mcp_task_core.js';
 export { handleObject, drainOutputs } from './extras.js';
@@ -13,7 +14,7 @@ let ready;
 let loaded = false;
 
 guardFreed(raw.TextTaskEngine);
-guardFreed(raw.TaskRequestor);
+guardFreed(raw.TextTaskRequestor);
 
 // Used before `await init()`, the bindings would fail with "Cannot read properties of
 // undefined": these say what to do instead. (Local exports take precedence over `export *`.)
@@ -32,12 +33,14 @@ export class TaskEngine extends objectTaskEngine(TextTaskEngine) {
   }
 }
 
-export class TaskRequestor extends raw.TaskRequestor {
+export class TextTaskRequestor extends raw.TextTaskRequestor {
   constructor(options) {
-    if (!loaded) throw notInitialized('new TaskRequestor()');
+    if (!loaded) throw notInitialized('new TaskRequestor() / new TextTaskRequestor()');
     super(options);
   }
 }
+
+export const { TaskRequestor, TaskClient } = requestorClasses(TextTaskRequestor);
 
 export function shouldAugment(capabilitiesJson, method, taskSupport, preferTask) {
   if (!loaded) throw notInitialized('shouldAugment()');

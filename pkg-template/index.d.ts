@@ -956,8 +956,10 @@ export declare class TaskEngine {
 
 // ---------------------------------------------------------------------------------------
 // The requestor role (a client polling a receiver's tasks)
+// Object mode (TaskRequestor, TaskClient): requestor.d.ts.
+export * from './requestor.js';
 
-/** Options of `new TaskRequestor(options)`; numbers are non-negative integers. */
+/** Options of `new TaskRequestor(options)` and `new TextTaskRequestor(options)`; numbers are non-negative integers. */
 export interface TaskRequestorOptions {
   /** Clock in epoch ms. Default `Date.now`. */
   now?: () => number;
@@ -1001,18 +1003,20 @@ export interface TaskRequestorOptions {
 }
 
 /**
- * One item of {@link TaskRequestor.pollOutput}, discriminated on `kind`.
+ * One item of {@link TextTaskRequestor.pollOutput}, discriminated on `kind`. Every output about a
+ * call or its task carries `callId`, the call's raw JSON id (`null` only for a task imported
+ * from a state saved without it).
  *
  * When a request gets no answer within its timeout, or the host reports it lost with
- * {@link TaskRequestor.requestFailed}, the `response` of `callRefused`, `cancelAnswered`,
+ * {@link TextTaskRequestor.requestFailed}, the `response` of `callRefused`, `cancelAnswered`,
  * `listed` (`error`) and `retrying` is a JSON-RPC error response the requestor made up: code
  * -32001 (timeout) or -32000 (transport), with `error.data.requestor` `"timeout"` or
  * `"transport"`.
  */
-export type TaskRequestorOutput =
+export type TextTaskRequestorOutput =
   /**
    * A JSON-RPC message for the receiver. `requestId` is its raw JSON id when it is a request
-   * (pass it to {@link TaskRequestor.requestFailed} if the transport loses it), else `null`.
+   * (pass it to {@link TextTaskRequestor.requestFailed} if the transport loses it), else `null`.
    */
   | {
       kind: 'send';
@@ -1031,29 +1035,29 @@ export type TaskRequestorOutput =
    */
   | { kind: 'callRefused'; callId: string; response: string }
   /** The last known state of a task changed; `task` is its `Task` JSON. */
-  | { kind: 'status'; taskId: string; task: string }
+  | { kind: 'status'; callId: string | null; taskId: string; task: string }
   /** The receiver asks something for the task (e.g. `elicitation/create`): answer with `respond(requestId, ...)`. */
-  | { kind: 'inputRequest'; taskId: string; requestId: string; request: string }
+  | { kind: 'inputRequest'; callId: string | null; taskId: string; requestId: string; request: string }
   /** A `notifications/progress` (JSON text) for the task's progress token. */
-  | { kind: 'progress'; taskId: string; notification: string }
+  | { kind: 'progress'; callId: string | null; taskId: string; notification: string }
   /**
    * The task ended; `status` is terminal and `response` is the `tasks/result` response exactly
    * as the receiver sent it (a result, or the underlying JSON-RPC error).
    */
-  | { kind: 'finished'; taskId: string; status: TaskStatus; response: string }
+  | { kind: 'finished'; callId: string | null; taskId: string; status: TaskStatus; response: string }
   /** The receiver no longer knows the task (expired or deleted); `error` is its error object JSON. */
-  | { kind: 'lost'; taskId: string; error: string }
+  | { kind: 'lost'; callId: string | null; taskId: string; error: string }
   /**
    * A `tasks/get` or `tasks/result` (`method`) for the task failed and will be sent again on the
    * poll schedule, with backoff. `response` is the answer that was not taken (a receiver error
    * such as a rate limit, or a `tasks/result` answer for a task still running), or the
    * requestor's own error response for a timeout or transport failure. Informational.
    */
-  | { kind: 'retrying'; taskId: string; method: 'tasks/get' | 'tasks/result'; response: string }
-  /** The answer to {@link TaskRequestor.cancel}: the cancelled task, or an error response (JSON text). */
-  | { kind: 'cancelAnswered'; taskId: string; response: string }
+  | { kind: 'retrying'; callId: string | null; taskId: string; method: 'tasks/get' | 'tasks/result' | 'tasks/update'; response: string }
+  /** The answer to {@link TextTaskRequestor.cancel}: the cancelled task, or an error response (JSON text). */
+  | { kind: 'cancelAnswered'; callId: string | null; taskId: string; response: string }
   /**
-   * {@link TaskRequestor.list} finished: every page's tasks as a JSON array text; on failure also
+   * {@link TextTaskRequestor.list} finished: every page's tasks as a JSON array text; on failure also
    * the error response that stopped it (made up by the requestor, code -32603 with
    * `error.data.requestor` `"repeatedCursor"` or `"pageLimit"`, when the receiver repeats a
    * cursor or `maxListPages` is reached).
@@ -1063,13 +1067,14 @@ export type TaskRequestorOutput =
   | { kind: 'forward'; message: string };
 
 /**
- * The requestor side of MCP tasks, for one receiver: sends (task-augmented) requests, polls
+ * The requestor side of MCP tasks, for one receiver, in JSON text (the object-mode
+ * {@link TaskRequestor} wraps it): sends (task-augmented) requests, polls
  * `tasks/get` on the receiver's `pollInterval`, fetches `tasks/result` when a task ends, and
  * relays the receiver's side-channel requests. Same host loop as {@link TaskEngine}: feed
  * every message from the receiver to `handle`, drain `pollOutput`, and call `handleTimeout`
  * at `nextDeadline`.
  */
-export declare class TaskRequestor {
+export declare class TextTaskRequestor {
   /** @throws {TaskEngineError} `invalid_options` */
   constructor(options?: TaskRequestorOptions | null);
 
@@ -1136,7 +1141,7 @@ export declare class TaskRequestor {
   requestFailed(requestId: string): boolean;
 
   /** The next output, or `null`. */
-  pollOutput(): TaskRequestorOutput | null;
+  pollOutput(): TextTaskRequestorOutput | null;
 
   /**
    * Epoch ms when `handleTimeout` is next due (a poll, a retry or a request timeout), or `null`

@@ -6,14 +6,16 @@
 const wasm = require('./node-cjs/mcp_task_core.js');
 const { objectTaskEngine } = require('./engine.cjs');
 const { handleObject, drainOutputs, guardFreed } = require('./extras.cjs');
+const { requestorClasses } = require('./requestor.cjs');
 
 guardFreed(wasm.TextTaskEngine);
-guardFreed(wasm.TaskRequestor);
+guardFreed(wasm.TextTaskRequestor);
 
 module.exports = {
   ...wasm,
   /** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
   TaskEngine: objectTaskEngine(wasm.TextTaskEngine),
+  ...requestorClasses(wasm.TextTaskRequestor),
   handleObject,
   drainOutputs,
   /** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */

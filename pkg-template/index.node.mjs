@@ -1,14 +1,16 @@
 // Node, ESM (`import` under the "node" condition). The wasm is read and instantiated
 // synchronously when ./node-esm/mcp_task_core.js is first imported.
-import { TextTaskEngine, TaskRequestor } from './node-esm/mcp_task_core.js';
+import { TextTaskEngine, TextTaskRequestor } from './node-esm/mcp_task_core.js';
 import { objectTaskEngine } from './engine.js';
 import { guardFreed } from './extras.js';
+import { requestorClasses } from './requestor.js';
 
 guardFreed(TextTaskEngine);
-guardFreed(TaskRequestor);
+guardFreed(TextTaskRequestor);
 
 export * from './node-esm/mcp_task_core.js';
 export { handleObject, drainOutputs } from './extras.js';
+export const { TaskRequestor, TaskClient } = requestorClasses(TextTaskRequestor);
 
 /** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
 export const TaskEngine = objectTaskEngine(TextTaskEngine);

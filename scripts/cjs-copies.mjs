@@ -1,8 +1,8 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js, engine.js, sdk.js, redis.js, storage.js, server.js -> *.cjs   (esbuild's ESM -> CommonJS
+//   extras.js, engine.js, sdk.js, redis.js, storage.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
 //     transform; a sibling ES module './x.js' is required as its twin './x.cjs')
-//   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts -> *.d.cts   (same declarations)
+//   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts, requestor.d.ts -> *.d.cts   (same declarations)
 //   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
 //   JS snippets as ES modules even for --target nodejs, which `require`s them)
 //
@@ -56,8 +56,11 @@ toCommonJs('storage.js');
 toCommonJs('sdk.js');
 toCommonJs('redis.js');
 toCommonJs('server.js');
+toCommonJs('requestor.js');
+toCommonJs('task-client.js');
 typesCopy('index.d.ts');
 typesCopy('sdk.d.ts');
 typesCopy('redis.d.ts');
 typesCopy('storage.d.ts');
 typesCopy('server.d.ts');
+typesCopy('requestor.d.ts');

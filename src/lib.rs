@@ -44,7 +44,9 @@ pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};
 pub use crate::protocol::legacy::TtlRequest;
 pub use crate::protocol::Dialect;
-pub use crate::requestor::{should_augment, CallMode, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
+pub use crate::requestor::{
+    should_augment, CallMode, Decision, PollPolicy, RawId, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskView,
+};
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;
 pub use crate::time::{format_timestamp, BoxedClock, Clock, ManualClock};

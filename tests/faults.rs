@@ -4,7 +4,7 @@
 
 mod common;
 use common::wire::{Rng, Wire};
-use mcp_task_core::{CallMode, Dialect, RequestorEvent};
+use mcp_task_core::{CallMode, Dialect, RawId, RequestorEvent};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -15,7 +15,7 @@ const ELICIT: Option<&str> = Some(r#"{"mode":"form","message":"Name?","requested
 fn run(dialect: Dialect, seed: u64, percent: u64) -> (Wire, HashMap<String, String>) {
     let mut rng = Rng::new(seed);
     let mut wire = Wire::new(dialect).with_faults(move |_, _| rng.fault(percent));
-    let calls: Vec<String> = (0..3)
+    let calls: Vec<RawId> = (0..3)
         .map(|_| wire.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap())
         .collect();
     wire.pump();
@@ -52,7 +52,8 @@ fn run(dialect: Dialect, seed: u64, percent: u64) -> (Wire, HashMap<String, Stri
                 RequestorEvent::Created { call_id, task_id, .. } if call_id == calls[2] && !cancel_sent => {
                     cancel_sent = wire.requestor.cancel(&task_id).is_ok();
                 }
-                RequestorEvent::Finished { task_id, status, response } => {
+                RequestorEvent::Finished { call_id, task_id, status, response } => {
+                    assert!(call_id.is_some_and(|c| calls.contains(&c)), "every task event names its call");
                     assert!(status.is_terminal());
                     let previous = ended.insert(task_id.clone(), format!("{status}: {response}"));
                     assert!(previous.is_none(), "task {task_id} finished twice");
@@ -61,7 +62,7 @@ fn run(dialect: Dialect, seed: u64, percent: u64) -> (Wire, HashMap<String, Stri
                     assert!(ended.insert(task_id.clone(), "lost".into()).is_none(), "task {task_id} ended twice");
                 }
                 RequestorEvent::CallRefused { call_id, response } => {
-                    assert!(ended.insert(call_id.clone(), format!("refused: {response}")).is_none());
+                    assert!(ended.insert(call_id.to_string(), format!("refused: {response}")).is_none());
                 }
                 _ => {}
             }

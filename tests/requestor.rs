@@ -2,7 +2,7 @@
 //! (`tests/common/wire.rs`: schema checks both ways, a test clock).
 
 use mcp_task_core::{
-    should_augment, CallMode, Capabilities, Config, Event, ManualClock, PollPolicy, Requestor, RequestorConfig, RequestorEvent,
+    should_augment, CallMode, Capabilities, Config, Event, ManualClock, PollPolicy, RawId, Requestor, RequestorConfig, RequestorEvent,
     RequestorOutput, TaskStatus, TaskSupport,
 };
 use serde_json::{json, Value};
@@ -77,6 +77,64 @@ fn whole_lifecycle_with_input_required() {
     let gets = p.gets();
     p.run_until(T0 + 60_000);
     assert_eq!(p.gets(), gets, "no polls after a terminal status");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn every_event_about_a_task_names_its_call_and_carries_a_typed_task() {
+    let mut p = pair(Config { poll_interval_ms: Some(1_000), ..Config::default() });
+    let call = p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: Some(60_000) }, Some("7")).unwrap();
+    p.run_until(T0 + 1_500);
+    let id = p.task_id();
+    p.engine.set_status_message(&id, Some("half way")).unwrap();
+    p.engine.report_progress(&id, 1.0, None, None).unwrap();
+    p.engine
+        .request_input(&id, "elicitation/create", Some(r#"{"message":"Go?","requestedSchema":{"type":"object","properties":{}}}"#))
+        .unwrap();
+    p.run_until(T0 + 3_000);
+    let cancel = p.requestor.cancel(&id).unwrap();
+    p.run_until(T0 + 5_000);
+    let kinds: Vec<&str> = p
+        .events
+        .iter()
+        .map(|e| {
+            assert_eq!(e.call_id(), Some(&call), "{e:?}");
+            match e {
+                RequestorEvent::Created { task, .. } => {
+                    assert_eq!((task.task_id.as_str(), task.ttl_ms, task.poll_interval_ms), (id.as_str(), Some(60_000), Some(1_000)));
+                    "created"
+                }
+                RequestorEvent::Status { task, .. } if task.status_message.as_deref() == Some("half way") => "status message",
+                RequestorEvent::Status { .. } => "status",
+                RequestorEvent::Progress { .. } => "progress",
+                RequestorEvent::InputRequest { .. } => "input",
+                RequestorEvent::CancelAnswered { .. } => "cancel answered",
+                RequestorEvent::Finished { status, .. } => status.as_str(),
+                other => panic!("unexpected {other:?}"),
+            }
+        })
+        .collect();
+    for kind in ["created", "status message", "progress", "input", "cancel answered", "cancelled"] {
+        assert!(kinds.contains(&kind), "{kind} missing from {kinds:?}");
+    }
+    assert_ne!(cancel, call);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_created_task_without_a_known_status_is_an_invalid_answer() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    let call = s.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    let sent = s.drain();
+    s.answer(&sent[0], json!({"task": {"taskId":"t1","status":"sleeping","createdAt":"x","lastUpdatedAt":"x","ttl":null}}));
+    s.drain();
+    let [RequestorEvent::CallRefused { call_id, response }] = s.events.as_slice() else { panic!("{:?}", s.events) };
+    assert_eq!(call_id, &call);
+    let response: Value = serde_json::from_str(response).unwrap();
+    assert_eq!(response["error"]["code"], -32603);
+    assert_eq!(response["error"]["data"]["requestor"], "invalidResponse");
+    assert!(response["error"]["message"].as_str().unwrap().contains("sleeping"));
+    assert!(s.requestor.tracked().is_empty());
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -226,10 +284,12 @@ fn refused_calls_and_listing() {
     p.requestor.list().unwrap();
     p.pump();
     let listed = p.events.iter().find_map(|e| match e {
-        RequestorEvent::Listed { tasks, error: None } => Some(serde_json::from_str::<Vec<Value>>(tasks).unwrap()),
+        RequestorEvent::Listed { tasks, error: None } => Some(tasks.clone()),
         _ => None,
     });
-    assert_eq!(listed.unwrap().len(), 5, "three pages followed");
+    let listed = listed.unwrap();
+    assert_eq!(listed.len(), 5, "three pages followed");
+    assert!(listed.iter().all(|t| t.status == TaskStatus::Working), "typed tasks: {listed:?}");
     assert_eq!(p.sent.iter().filter(|m| *m == "tasks/list").count(), 3);
 }
 
@@ -679,8 +739,22 @@ fn list_stops_on_a_repeated_cursor() {
         _ => None,
     });
     let (tasks, error) = error.expect("a listed event with an error");
-    assert_eq!(tasks, "[]");
+    assert!(tasks.is_empty());
     assert!(error.contains("repeated") && error.contains("\\\"x\\\""), "{error}");
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn listed_tasks_are_typed_and_entries_that_are_not_tasks_are_left_out() {
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.requestor.list().unwrap();
+    let sent = s.drain();
+    let page = json!({"tasks":[{"taskId":"a","status":"completed","ttl":null},{"bogus":1},{"taskId":"b","status":"sleeping"}]});
+    s.answer(&sent[0], page);
+    s.drain();
+    let [RequestorEvent::Listed { tasks, error: None }] = s.events.as_slice() else { panic!("{:?}", s.events) };
+    assert_eq!(tasks.iter().map(|t| (t.task_id.as_str(), t.status)).collect::<Vec<_>>(), [("a", TaskStatus::Completed)]);
+    assert_eq!(serde_json::from_str::<Value>(tasks[0].json()).unwrap(), json!({"taskId":"a","status":"completed","ttl":null}));
 }
 
 // Item 4: new cursors forever end at the page limit.
@@ -706,7 +780,7 @@ fn list_stops_at_the_page_limit() {
             _ => None,
         })
         .expect("a listed event with an error");
-    assert_eq!(serde_json::from_str::<Vec<Value>>(&tasks).unwrap().len(), requests, "the tasks read so far");
+    assert_eq!(tasks.len(), requests, "the tasks read so far");
     assert!(error.contains("page"), "{error}");
 }
 
@@ -754,10 +828,10 @@ fn request_failed_recovers_a_lost_tasks_result() {
         }
     }
     let result_id = result_id.expect("tasks/result sent");
-    assert!(result_id.starts_with('"'), "the raw JSON id: {result_id}");
-    assert!(!s.requestor.request_failed("\"nobody\""), "not a request of the requestor");
-    // The transport reports the stream lost (the id may be given unquoted).
-    assert!(s.requestor.request_failed(result_id.trim_matches('"')));
+    assert!(result_id.as_str().starts_with('"'), "the raw JSON id: {result_id}");
+    assert!(!s.requestor.request_failed(&RawId::string("nobody")), "not a request of the requestor");
+    // The transport reports the stream lost.
+    assert!(s.requestor.request_failed(&RawId::string(&result_id.as_string_id().unwrap())));
     assert!(!s.requestor.request_failed(&result_id), "no longer awaited");
     s.drain();
     let retries = retrying(&s.events);
@@ -770,7 +844,8 @@ fn request_failed_recovers_a_lost_tasks_result() {
     s.answer(&sent[0], tool_result("recovered"));
     assert_eq!(s.finished()[0].1["result"]["content"][0]["text"], "recovered");
     // A late answer to the abandoned request is not the requestor's any more.
-    s.requestor.handle_message(&json!({"jsonrpc":"2.0","id":serde_json::from_str::<Value>(&result_id).unwrap(),"result":{}}).to_string());
+    s.requestor
+        .handle_message(&json!({"jsonrpc":"2.0","id":serde_json::from_str::<Value>(result_id.as_str()).unwrap(),"result":{}}).to_string());
     s.drain();
     assert!(matches!(s.events.last(), Some(RequestorEvent::Forward { .. })));
 }
@@ -787,7 +862,7 @@ fn calls_cancels_and_lists_without_an_answer_are_reported_failed() {
     assert_eq!(s.requestor.next_deadline(), Some(T0 + 5_000), "the request timeout");
     assert!(s.tick(T0 + 5_000));
     s.drain();
-    let refused: Vec<(String, Value)> = s
+    let refused: Vec<(RawId, Value)> = s
         .events
         .iter()
         .filter_map(|e| match e {
@@ -960,7 +1035,7 @@ mod random_receivers {
                 Act::Failed { pick } if !open.is_empty() => {
                     let request = open.remove(pick % open.len());
                     // False when the requestor gave up on it already.
-                    let _ = s.requestor.request_failed(&request["id"].to_string());
+                    let _ = s.requestor.request_failed(&RawId::parse(&request["id"].to_string()).unwrap());
                 }
                 Act::Notify { status } => {
                     if let Some(id) = s.requestor.tracked().first() {

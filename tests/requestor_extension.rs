@@ -152,7 +152,8 @@ fn a_task_with_input_from_call_to_outcome() {
     let created = p.take_events();
     let [RequestorEvent::Created { call_id, task_id, task }] = created.as_slice() else { panic!("{created:?}") };
     assert_eq!(call_id, &call);
-    let task: Value = serde_json::from_str(task).unwrap();
+    assert_eq!((task.status, task.poll_interval_ms), (TaskStatus::Working, Some(2_000)), "a typed task");
+    let task: Value = serde_json::from_str(task.json()).unwrap();
     assert_eq!(task["status"], "working");
     assert!(task.get("resultType").is_none());
     let task_id = task_id.clone();
@@ -180,7 +181,7 @@ fn a_task_with_input_from_call_to_outcome() {
     p.pump();
     assert_eq!(p.count("tasks/update"), 1);
     let update = p.sent.iter().find(|v| v["method"] == "tasks/update").unwrap().clone();
-    let key: String = serde_json::from_str(&inputs[0].0).unwrap();
+    let key: String = serde_json::from_str(inputs[0].0.as_str()).unwrap();
     assert_eq!(update["params"]["inputResponses"][&key]["content"]["name"], "Luca");
     assert_eq!(p.engine.get_task(&task_id, Some("s")).unwrap().status, TaskStatus::Working);
     // The work ends with a tool error: completed in this dialect, and the
@@ -195,7 +196,7 @@ fn a_task_with_input_from_call_to_outcome() {
     let (status, response) = finished.expect("finished");
     assert_eq!(status, TaskStatus::Completed);
     let response: Value = serde_json::from_str(&response).unwrap();
-    assert_eq!(response["id"], serde_json::from_str::<Value>(&call).unwrap());
+    assert_eq!(response["id"], serde_json::from_str::<Value>(call.as_str()).unwrap());
     assert_eq!(response["result"]["content"][0]["text"], "Hello, Luca!");
     assert_eq!(p.count("tasks/result"), 0, "no tasks/result in the extension");
     assert!(p.requestor.tracked().is_empty());
@@ -250,7 +251,7 @@ fn failure_cancel_and_refusal() {
     // A task handed out for anything but tools/call is an invalid response.
     let call = p.requestor.call("sampling/createMessage", Some("{}"), CallMode::Task { ttl_ms: None }, None).unwrap();
     let _ = p.requestor.poll_output();
-    let bogus = json!({"jsonrpc":"2.0","id": serde_json::from_str::<Value>(&call).unwrap(),"result":{"resultType":"task","taskId":"x","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}});
+    let bogus = json!({"jsonrpc":"2.0","id": serde_json::from_str::<Value>(call.as_str()).unwrap(),"result":{"resultType":"task","taskId":"x","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}});
     p.requestor.handle_message(&bogus.to_string());
     p.pump();
     let events = p.take_events();

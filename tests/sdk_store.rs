@@ -25,7 +25,8 @@ fn status_and_message(rig: &mut Rig, id: &str) -> (String, Option<String>) {
     (t.status.as_str().to_owned(), t.status_message)
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn update_task_status_keeps_the_message_and_refuses_terminal_moves_in_the_sdk_words() {
     let mut rig = Rig::server();
     let id = create(&mut rig, A);
@@ -58,7 +59,8 @@ fn update_task_status_keeps_the_message_and_refuses_terminal_moves_in_the_sdk_wo
     assert_eq!(status_and_message(&mut rig, &done), ("completed".into(), None));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn store_task_result_and_task_result() {
     let mut rig = Rig::server();
     let id = create(&mut rig, A);
@@ -85,7 +87,8 @@ fn store_task_result_and_task_result() {
     assert_eq!((e.code, e.rpc_code), ("task_cancelled", -32602));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_host_and_store_call_after_a_cancel_is_task_cancelled() {
     let mut rig = Rig::server();
     let id = rig.start(A);
@@ -110,7 +113,8 @@ fn every_host_and_store_call_after_a_cancel_is_task_cancelled() {
     }
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn message_queue_belongs_to_the_task_context_and_is_fifo() {
     let mut rig = Rig::server();
     let id = create(&mut rig, A);
@@ -134,7 +138,8 @@ fn message_queue_belongs_to_the_task_context_and_is_fifo() {
     assert_eq!(rig.engine.queued_message_count(None), 0);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn message_queue_survives_the_task_end_and_goes_with_its_expiry() {
     let mut rig = Rig::server();
     let id = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(1_000), None).unwrap().task_id;
@@ -146,7 +151,8 @@ fn message_queue_survives_the_task_end_and_goes_with_its_expiry() {
     assert_eq!(rig.engine.queued_message_count(None), 0);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn message_queue_limit_is_the_side_channel_limit() {
     let mut rig = Rig::new(Config { limits: Limits { max_queued_messages_per_task: 3, ..Limits::default() }, ..Config::default() });
     for n in 0..3 {

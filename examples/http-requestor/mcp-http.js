@@ -45,7 +45,7 @@ export class McpHttpClient {
     this.log = log;
     this.sessionId = null;
     this.capabilities = null;
-    this.requestor = new mcp.TaskRequestor({ pollFloorMs: 20, ...requestor });
+    this.requestor = new mcp.TextTaskRequestor({ pollFloorMs: 20, ...requestor });
     this.waiting = new Map(); // own request id -> resolve (initialize, tools/list)
     this.calls = new Map(); // requestor call id -> { resolve, reject, onInput, onStatus }
     this.byTask = new Map(); // task id -> call record

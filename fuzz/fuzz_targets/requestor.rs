@@ -21,7 +21,7 @@ fuzz_target!(|input: (String, Vec<String>, u16, Vec<u8>, bool)| {
         r#"{"task":{"taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttl":1000,"pollInterval":10}}"#
     };
     r.handle_message(&format!(r#"{{"jsonrpc":"2.0","id":{call},"result":{created}}}"#));
-    let mut sent: Vec<String> = vec![];
+    let mut sent: Vec<mcp_task_core::RawId> = vec![];
     for (i, m) in messages.iter().take(50).enumerate() {
         r.handle_message(m);
         // Now and then the transport loses one of the requests sent so far.

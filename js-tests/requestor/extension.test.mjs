@@ -22,7 +22,7 @@ function exchange(mod, now, newTaskId) {
   let t = now();
   const clock = () => t;
   const engine = new mod.TextTaskEngine({ now: clock, newTaskId, tools: { slow: 'required' }, pollIntervalMs: 1000 });
-  const requestor = new mod.TaskRequestor({ now: clock });
+  const requestor = new mod.TextTaskRequestor({ now: clock });
   const dialect = requestor.useServerInfo(JSON.stringify({ supportedVersions: ['2026-07-28'], capabilities: { extensions: JSON.parse(mod.TextTaskEngine.extensionCapabilityJson()) } }));
   const sent = [];
   const events = [];

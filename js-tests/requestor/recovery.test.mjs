@@ -29,7 +29,7 @@ const toolResult = (text) => ({ content: [{ type: 'text', text }], _meta: { 'io.
 /** A requestor and the hand-played receiver. */
 function scripted(options = {}) {
   const clock = manualClock();
-  const r = new mod.TaskRequestor({ now: clock.now, ...options });
+  const r = new mod.TextTaskRequestor({ now: clock.now, ...options });
   const s = {
     clock,
     r,
@@ -215,7 +215,7 @@ test('item 4: list() stops on a repeated cursor and at maxListPages', () => {
   const limited = s.of('listed')[1];
   assert.equal(JSON.parse(limited.tasks).length, 4, 'the tasks read so far');
   assert.equal(JSON.parse(limited.error).error.data.requestor, 'pageLimit');
-  assert.throws(() => new mod.TaskRequestor({ maxListPages: -1 }), /maxListPages/);
-  assert.throws(() => new mod.TaskRequestor({ requestTimeoutMs: 1.5 }), /requestTimeoutMs/);
+  assert.throws(() => new mod.TextTaskRequestor({ maxListPages: -1 }), /maxListPages/);
+  assert.throws(() => new mod.TextTaskRequestor({ requestTimeoutMs: 1.5 }), /requestTimeoutMs/);
   s.r.free();
 });

@@ -53,7 +53,7 @@ function post(url, message, mcpName) {
 class Driver {
   constructor(mcp, url) {
     this.url = url;
-    this.requestor = new mcp.TaskRequestor({ dialect: VERSION, pollFloorMs: 20 });
+    this.requestor = new mcp.TextTaskRequestor({ dialect: VERSION, pollFloorMs: 20 });
     this.sent = []; // { method, mcpName, status }
     this.events = [];
     this.waiters = [];
@@ -235,7 +235,7 @@ test('rmcp 3.11 (the Rust SDK) as a 2026-07-28 task server, driven by TaskReques
 });
 
 test('rmcp rejects a 2026-07-28 request whose Mcp-Name header is missing or disagrees with the body', async () => {
-  const requestor = new mcp.TaskRequestor({ dialect: VERSION });
+  const requestor = new mcp.TextTaskRequestor({ dialect: VERSION });
   requestor.call('tools/call', JSON.stringify({ name: 'slow_echo', arguments: { text: 'x' } }), true);
   const out = requestor.pollOutput();
   assert.equal(out.mcpName, 'slow_echo');

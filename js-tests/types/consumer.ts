@@ -5,6 +5,8 @@
 import {
   TextTaskEngine,
   TaskRequestor,
+  TextTaskRequestor,
+  TaskClient,
   shouldAugment,
   drainOutputs,
   handleObject,
@@ -24,6 +26,10 @@ import {
   type TextTaskOutcome,
   type TaskRequestorOptions,
   type TaskRequestorOutput,
+  type TextTaskRequestorOutput,
+  type TaskCallEvent,
+  type McpTransport,
+  type AbortSignalLike,
   type TaskPage,
   type TaskStatus,
   type TaskSupport,
@@ -248,8 +254,8 @@ export function requestor(receiverCapabilities: string): void {
     maxListPages: 50,
     requestIdPrefix: 'r:',
   };
-  const r = new TaskRequestor(options);
-  new TaskRequestor().free();
+  const r = new TextTaskRequestor(options);
+  new TextTaskRequestor().free();
   const callId: string = r.call('tools/call', JSON.stringify({ name: 'slow', arguments: {} }), decision.augment ? 60_000 : undefined, '"tok"');
   r.call('tools/call', null, true);
   r.call('ping');
@@ -257,7 +263,7 @@ export function requestor(receiverCapabilities: string): void {
   r.call('tools/call', null, '60000');
   void callId;
   r.handle('{"jsonrpc":"2.0","id":"r:1","result":{}}');
-  for (let out: TaskRequestorOutput | null = r.pollOutput(); out !== null; out = r.pollOutput()) {
+  for (let out: TextTaskRequestorOutput | null = r.pollOutput(); out !== null; out = r.pollOutput()) {
     switch (out.kind) {
       case 'send': {
         send(null, out.message, null);
@@ -269,7 +275,7 @@ export function requestor(receiverCapabilities: string): void {
         break;
       }
       case 'retrying': {
-        const method: 'tasks/get' | 'tasks/result' = out.method;
+        const method: 'tasks/get' | 'tasks/result' | 'tasks/update' = out.method;
         void [method, out.taskId, JSON.parse(out.response)];
         break;
       }
@@ -299,4 +305,46 @@ export function requestor(receiverCapabilities: string): void {
   const added: number = r.importState(saved);
   void added;
   r.free();
+}
+
+// The requestor in object mode, and TaskClient over an SDK transport.
+export async function objectRequestor(transport: McpTransport, signal: AbortSignalLike): Promise<void> {
+  const r = new TaskRequestor({ pollFloorMs: 100 });
+  const callId: string | number = r.call('tools/call', { name: 'slow', arguments: {} }, { task: { ttl: 60_000 }, progressToken: 'tok' });
+  r.call('tools/call', { name: 'quick' }, { task: true });
+  r.call('ping');
+  // @ts-expect-error: the task option is true, false or { ttl }
+  r.call('tools/call', null, { task: 60_000 });
+  r.handle({ jsonrpc: '2.0', id: 'r:1', result: {} });
+  for (let out: TaskRequestorOutput | null = r.pollOutput(); out !== null; out = r.pollOutput()) {
+    switch (out.kind) {
+      case 'send': void [out.message.jsonrpc, out.text.length, out.requestId]; break;
+      case 'created': {
+        const status: TaskStatus = out.task.status;
+        void [status, out.callId === callId];
+        break;
+      }
+      case 'inputRequest': r.respond(out.requestId, { action: 'accept', content: {} }); break;
+      case 'finished': void [out.callId, out.response.jsonrpc, out.text]; break;
+      case 'lost': { const code: number = out.error.code; void code; break; }
+      default: void out;
+    }
+  }
+  r.importState(r.exportState());
+  r.free();
+
+  const client = new TaskClient(transport, { capabilities: { elicitation: {} } });
+  const dialect: '2025-11-25' | '2026-07-28' = await client.connect();
+  const { result, taskId, status } = await client.callTool<{ content: unknown[] }>('slow', { n: 1 }, {
+    task: { ttl: 60_000 },
+    signal,
+    onProgress: (p) => void p.progress,
+    onInputRequest: async (request) => (request.method === 'elicitation/create' ? { action: 'accept', content: {} } : { action: 'decline' }),
+  });
+  void [dialect, result.content, taskId, status];
+  for await (const event of client.callToolStream('slow', {}, { task: true })) {
+    const e: TaskCallEvent = event;
+    void e.callId;
+  }
+  await client.close();
 }

@@ -5,11 +5,15 @@
 //! back what arrives.
 
 mod decide;
+mod raw_id;
 mod schedule;
 mod state;
+mod view;
 
 pub use decide::{should_augment, Decision};
+pub use raw_id::RawId;
 pub use schedule::PollPolicy;
+pub use view::TaskView;
 
 use crate::core::TaskStatus;
 use crate::error::HostError;
@@ -112,10 +116,10 @@ impl RequestorOutput {
     /// // The transport lost it: the requestor reports the call as failed.
     /// assert!(requestor.request_failed(&call));
     /// ```
-    pub fn request_id(&self) -> Option<String> {
+    pub fn request_id(&self) -> Option<RawId> {
         let RequestorOutput::Send(message) = self else { return None };
         match jsonrpc::parse(message, usize::MAX, usize::MAX) {
-            Ok(Incoming::Request { id, .. }) => Some(id.to_owned()),
+            Ok(Incoming::Request { id, .. }) => Some(RawId::trusted(id)),
             _ => None,
         }
     }
@@ -151,44 +155,74 @@ impl RequestorOutput {
 /// set to `"timeout"` or `"transport"`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RequestorEvent {
-    /// The receiver created a task for call `call_id`; `task` is its `Task` JSON.
-    Created { call_id: String, task_id: String, task: String },
+    /// The receiver created a task for call `call_id`.
+    Created { call_id: RawId, task_id: String, task: TaskView },
     /// The receiver ran call `call_id` as a plain request; this is its response.
-    PlainResponse { call_id: String, response: String },
-    /// The receiver refused call `call_id`, or no answer came (see above);
-    /// `response` is the JSON-RPC error response. A call is never sent again:
-    /// it may not be safe to repeat.
-    CallRefused { call_id: String, response: String },
-    /// The last known state of a task changed; `task` is its `Task` JSON.
-    Status { task_id: String, task: String },
+    PlainResponse { call_id: RawId, response: String },
+    /// The receiver refused call `call_id`, or no answer came (see above), or
+    /// the answer was not a valid one; `response` is the JSON-RPC error
+    /// response. A call is never sent again: it may not be safe to repeat.
+    CallRefused { call_id: RawId, response: String },
+    /// The last known state of a task changed.
+    ///
+    /// Every event about a task names the call that created it in `call_id`
+    /// (`None` only for a task imported from a state saved without it).
+    Status { call_id: Option<RawId>, task_id: String, task: TaskView },
     /// The receiver asks something for the task (e.g. `elicitation/create`).
     /// Answer with [`Requestor::respond`] using `request_id`.
-    InputRequest { task_id: String, request_id: String, request: String },
+    InputRequest { call_id: Option<RawId>, task_id: String, request_id: RawId, request: String },
     /// A `notifications/progress` for the task's progress token.
-    Progress { task_id: String, notification: String },
+    Progress { call_id: Option<RawId>, task_id: String, notification: String },
     /// The task ended; `status` is terminal and `response` is the `tasks/result`
     /// response exactly as the receiver sent it (a result, or the underlying
     /// JSON-RPC error).
-    Finished { task_id: String, status: TaskStatus, response: String },
+    Finished { call_id: Option<RawId>, task_id: String, status: TaskStatus, response: String },
     /// The receiver no longer knows the task (expired or deleted); `error` is its error object.
-    Lost { task_id: String, error: String },
+    Lost { call_id: Option<RawId>, task_id: String, error: String },
     /// A `tasks/get` or `tasks/result` (`method`) for the task failed and will be
     /// sent again on the poll schedule, with backoff. `response` is the answer
     /// that was not taken (a receiver error such as a rate limit, or a
     /// `tasks/result` answer for a task still running), or the requestor's own
     /// error response for a timeout or a transport failure. For information:
     /// nothing to do, though a host may [`forget`](Requestor::forget) the task.
-    Retrying { task_id: String, method: String, response: String },
+    Retrying { call_id: Option<RawId>, task_id: String, method: String, response: String },
     /// The answer to [`Requestor::cancel`] (the cancelled task, or an error response).
-    CancelAnswered { task_id: String, response: String },
-    /// [`Requestor::list`] finished: every page's tasks as a JSON array, or (with
+    CancelAnswered { call_id: Option<RawId>, task_id: String, response: String },
+    /// [`Requestor::list`] finished: every page's tasks (entries that are not a task,
+    /// without a string `taskId` or a known `status`, are left out), or (with
     /// the tasks read so far) the error response that stopped it, which the
     /// requestor makes up (code -32603, `error.data.requestor` `"repeatedCursor"`
     /// or `"pageLimit"`) when the receiver repeats a cursor or the page limit is reached.
-    Listed { tasks: String, error: Option<String> },
+    Listed { tasks: Vec<TaskView>, error: Option<String> },
     /// A message that is none of the requestor's business (including a late
     /// answer to a request the requestor already gave up on).
     Forward { message: String },
+}
+
+impl RequestorEvent {
+    /// The call this event is about, if any: what a host routes events by.
+    ///
+    /// ```
+    /// use mcp_task_core::{RawId, RequestorEvent};
+    /// let event = RequestorEvent::PlainResponse { call_id: RawId::string("c1"), response: "{}".into() };
+    /// assert_eq!(event.call_id(), Some(&RawId::string("c1")));
+    /// assert_eq!(RequestorEvent::Forward { message: "{}".into() }.call_id(), None);
+    /// ```
+    pub fn call_id(&self) -> Option<&RawId> {
+        match self {
+            RequestorEvent::Created { call_id, .. }
+            | RequestorEvent::PlainResponse { call_id, .. }
+            | RequestorEvent::CallRefused { call_id, .. } => Some(call_id),
+            RequestorEvent::Status { call_id, .. }
+            | RequestorEvent::InputRequest { call_id, .. }
+            | RequestorEvent::Progress { call_id, .. }
+            | RequestorEvent::Finished { call_id, .. }
+            | RequestorEvent::Lost { call_id, .. }
+            | RequestorEvent::Retrying { call_id, .. }
+            | RequestorEvent::CancelAnswered { call_id, .. } => call_id.as_ref(),
+            RequestorEvent::Listed { .. } | RequestorEvent::Forward { .. } => None,
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -208,6 +242,7 @@ enum Pending {
     },
     Cancel {
         task_id: String,
+        call_id: Option<RawId>,
     },
     /// A `tasks/update` answering the task's input request `key` (tasks extension).
     Update {
@@ -215,7 +250,7 @@ enum Pending {
         key: String,
     },
     List {
-        tasks: Vec<Box<RawValue>>,
+        tasks: Vec<TaskView>,
         pages: usize,
         /// Hashes of the cursors followed so far (a receiver's cursors may be large).
         cursors: HashSet<u64>,
@@ -302,8 +337,8 @@ pub(crate) struct Tracked {
     /// When to send `tasks/result` again after a failure.
     result_due: Option<u64>,
     candidate: Option<Candidate>,
-    /// The call that created the task (its raw JSON id).
-    pub call_id: String,
+    /// The call that created the task (`None` in states saved without it).
+    pub call_id: Option<RawId>,
     /// `inputRequests` keys already surfaced (tasks extension): each is shown once.
     pub seen_inputs: HashSet<String>,
 }
@@ -323,7 +358,7 @@ impl Tracked {
             result_request: None,
             result_due: None,
             candidate: None,
-            call_id: String::new(),
+            call_id: None,
             seen_inputs: HashSet::new(),
         }
     }
@@ -355,10 +390,6 @@ fn error_code(error: &RawValue) -> Option<i64> {
 fn own_error(id: &str, code: i64, message: &str, kind: &str) -> String {
     let error = format!("{{\"code\":{code},\"message\":{},\"data\":{{\"requestor\":{}}}}}", json_string(message), json_string(kind));
     jsonrpc::raw_error_response(Some(id), &error)
-}
-
-fn json_array(items: &[Box<RawValue>]) -> String {
-    format!("[{}]", items.iter().map(|t| t.get()).collect::<Vec<_>>().join(","))
 }
 
 /// The terminal status a `tasks/result` success answer implies, when it names
@@ -473,7 +504,7 @@ impl Requestor {
         params_json: Option<&str>,
         mode: CallMode,
         progress_token: Option<&str>,
-    ) -> Result<String, HostError> {
+    ) -> Result<RawId, HostError> {
         let task = match mode {
             CallMode::Plain => None,
             CallMode::Task { ttl_ms } => Some(ttl_ms),
@@ -531,12 +562,13 @@ impl Requestor {
         // tasks/result; so may an extension call the receiver chooses to run plainly.
         let timeout = if augmented && !extension { self.config.poll.request_timeout_ms } else { self.config.poll.result_timeout_ms };
         let pending = Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented };
-        Ok(self.send_request(method, &params, pending, timeout))
+        Ok(RawId::trusted(self.send_request(method, &params, pending, timeout)))
     }
 
     /// Answers the receiver's side-channel request `request_id` with a result
     /// object; the answer carries the task's related-task `_meta`.
-    pub fn respond(&mut self, request_id: &str, result_json: &str) -> Result<(), HostError> {
+    pub fn respond(&mut self, request_id: &RawId, result_json: &str) -> Result<(), HostError> {
+        let request_id = request_id.as_str();
         let task_id = self
             .inputs
             .get(request_id)
@@ -566,7 +598,8 @@ impl Requestor {
     }
 
     /// Answers the receiver's side-channel request `request_id` with a JSON-RPC error object.
-    pub fn respond_error(&mut self, request_id: &str, error_json: &str) -> Result<(), HostError> {
+    pub fn respond_error(&mut self, request_id: &RawId, error_json: &str) -> Result<(), HostError> {
+        let request_id = request_id.as_str();
         if !self.inputs.contains_key(request_id) {
             return Err(HostError::invalid(format!("No open request from the receiver has id {request_id}")));
         }
@@ -584,25 +617,27 @@ impl Requestor {
     }
 
     /// Asks the receiver to cancel a tracked task (answered by [`RequestorEvent::CancelAnswered`]).
-    pub fn cancel(&mut self, task_id: &str) -> Result<String, HostError> {
-        if !self.tasks.contains_key(task_id) {
+    pub fn cancel(&mut self, task_id: &str) -> Result<RawId, HostError> {
+        let Some(t) = self.tasks.get(task_id) else {
             return Err(HostError::UnknownTask { task_id: task_id.to_owned() });
-        }
+        };
+        let pending = Pending::Cancel { task_id: task_id.to_owned(), call_id: t.call_id.clone() };
         let params = self.task_params(task_id);
         let timeout = self.config.poll.request_timeout_ms;
-        Ok(self.send_request("tasks/cancel", &params, Pending::Cancel { task_id: task_id.to_owned() }, timeout))
+        Ok(RawId::trusted(self.send_request("tasks/cancel", &params, pending, timeout)))
     }
 
     /// Lists every task the receiver shows us, one page at a time, following
     /// `nextCursor` to the end (answered by [`RequestorEvent::Listed`]). A
     /// repeated cursor, or more than [`RequestorConfig::max_list_pages`] pages,
     /// ends it with an error. The tasks extension has no `tasks/list`: refused there.
-    pub fn list(&mut self) -> Result<String, HostError> {
+    pub fn list(&mut self) -> Result<RawId, HostError> {
         if self.config.dialect == Dialect::Extension {
             return Err(HostError::invalid("The tasks extension (2026-07-28) has no tasks/list: keep the task IDs you created"));
         }
         let timeout = self.config.poll.request_timeout_ms;
-        Ok(self.send_request("tasks/list", "{}", Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() }, timeout))
+        let pending = Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() };
+        Ok(RawId::trusted(self.send_request("tasks/list", "{}", pending, timeout)))
     }
 
     /// `{"taskId": ...}`, with the per-request `_meta` in the tasks extension.
@@ -640,26 +675,25 @@ impl Requestor {
         self.config.dialect
     }
 
-    /// Tells the requestor that its request `request_id` (the raw JSON id, as
-    /// in [`RequestorOutput::request_id`]; an unquoted string id is accepted
-    /// too) failed in transport: it could not be sent, or the stream that
-    /// would carry its answer was dropped. The requestor stops waiting for it
-    /// and recovers as after a timeout: a `tasks/get` or `tasks/result` is sent
-    /// again on the poll schedule; a call, cancel or list is reported failed.
-    /// Returns whether it was a request still awaiting its answer.
-    pub fn request_failed(&mut self, request_id: &str) -> bool {
-        let id = if self.pending.contains_key(request_id) {
-            request_id.to_owned()
-        } else {
-            let quoted = json_string(request_id);
-            if !self.pending.contains_key(&quoted) {
-                return false;
-            }
-            quoted
-        };
+    /// Tells the requestor that its request `request_id` (as in
+    /// [`RequestorOutput::request_id`]) failed in transport: it could not be
+    /// sent, or the stream that would carry its answer was dropped. The
+    /// requestor stops waiting for it and recovers as after a timeout: a
+    /// `tasks/get` or `tasks/result` is sent again on the poll schedule; a
+    /// call, cancel or list is reported failed. Returns whether it was a
+    /// request still awaiting its answer.
+    pub fn request_failed(&mut self, request_id: &RawId) -> bool {
+        if !self.pending.contains_key(request_id.as_str()) {
+            return false;
+        }
         self.now();
-        self.give_up(&id, Failure::Transport);
+        self.give_up(request_id.as_str(), Failure::Transport);
         true
+    }
+
+    /// The call that created a tracked task.
+    fn call_of(&self, task_id: &str) -> Option<RawId> {
+        self.tasks.get(task_id).and_then(|t| t.call_id.clone())
     }
 
     /// The last known `Task` JSON of a tracked task.
@@ -810,23 +844,27 @@ impl Requestor {
     }
 
     fn finish(&mut self, task_id: &str, status: TaskStatus, response: String) {
+        let call_id = self.call_of(task_id);
         self.forget(task_id);
-        self.event(RequestorEvent::Finished { task_id: task_id.to_owned(), status, response });
+        self.event(RequestorEvent::Finished { call_id, task_id: task_id.to_owned(), status, response });
     }
 
     /// The receiver no longer knows the task. A success answer to
     /// `tasks/result` we hold, naming the task, is still its outcome.
     fn gone(&mut self, task_id: &str, error: &str) {
         let candidate = self.tasks.get_mut(task_id).and_then(|t| t.candidate.take());
+        let call_id = self.call_of(task_id);
         self.forget(task_id);
-        match candidate.and_then(|c| implied_status(&c.response, task_id).map(|s| (s, c.response))) {
-            Some((status, response)) => self.event(RequestorEvent::Finished { task_id: task_id.to_owned(), status, response }),
-            None => self.event(RequestorEvent::Lost { task_id: task_id.to_owned(), error: error.to_owned() }),
+        let task_id = task_id.to_owned();
+        match candidate.and_then(|c| implied_status(&c.response, &task_id).map(|s| (s, c.response))) {
+            Some((status, response)) => self.event(RequestorEvent::Finished { call_id, task_id, status, response }),
+            None => self.event(RequestorEvent::Lost { call_id, task_id, error: error.to_owned() }),
         }
     }
 
     fn retrying(&mut self, task_id: &str, method: &str, response: String) {
-        self.event(RequestorEvent::Retrying { task_id: task_id.to_owned(), method: method.to_owned(), response });
+        let call_id = self.call_of(task_id);
+        self.event(RequestorEvent::Retrying { call_id, task_id: task_id.to_owned(), method: method.to_owned(), response });
     }
 
     /// Stops waiting for request `id` and recovers: tasks/get and tasks/result
@@ -847,7 +885,7 @@ impl Requestor {
             ),
         };
         match out.what {
-            Pending::Call { .. } => self.event(RequestorEvent::CallRefused { call_id: id.to_owned(), response }),
+            Pending::Call { .. } => self.event(RequestorEvent::CallRefused { call_id: RawId::trusted(id), response }),
             Pending::Get { task_id, .. } => {
                 let Some(t) = self.tasks.get_mut(&task_id) else { return };
                 t.polling = false;
@@ -863,9 +901,9 @@ impl Requestor {
                     self.retry_result(&task_id);
                 }
             }
-            Pending::Cancel { task_id } => self.event(RequestorEvent::CancelAnswered { task_id, response }),
+            Pending::Cancel { task_id, call_id } => self.event(RequestorEvent::CancelAnswered { call_id, task_id, response }),
             Pending::Update { task_id, key } => self.update_failed(&task_id, &key, response),
-            Pending::List { tasks, .. } => self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(response) }),
+            Pending::List { tasks, .. } => self.event(RequestorEvent::Listed { tasks, error: Some(response) }),
         }
     }
 
@@ -891,7 +929,7 @@ impl Requestor {
         let Some(status) = t.status() else { return };
         if status.is_terminal() {
             // The outcome as the call itself would have answered it.
-            let call_id = if t.call_id.is_empty() { "null".to_owned() } else { t.call_id.clone() };
+            let call_id = t.call_id.as_ref().map_or("null", RawId::as_str).to_owned();
             let response = match (status, result, error) {
                 (TaskStatus::Failed, _, Some(e)) => jsonrpc::raw_error_response(Some(&call_id), &e.to_string()),
                 (_, Some(r), _) => jsonrpc::result_response(&call_id, &r.to_string()),
@@ -918,7 +956,9 @@ impl Requestor {
                     }
                     None => continue,
                 };
-                self.event(RequestorEvent::InputRequest { task_id: task_id.to_owned(), request_id, request: message });
+                let call_id = self.call_of(task_id);
+                let request_id = RawId::trusted(request_id);
+                self.event(RequestorEvent::InputRequest { call_id, task_id: task_id.to_owned(), request_id, request: message });
             }
         }
         let Some(t) = self.tasks.get(task_id) else { return };
@@ -943,8 +983,10 @@ impl Requestor {
         }
         t.task = task;
         if changed {
-            let task = t.task.to_string();
-            self.event(RequestorEvent::Status { task_id: task_id.to_owned(), task });
+            let call_id = t.call_id.clone();
+            if let Some(task) = TaskView::from_value(&t.task) {
+                self.event(RequestorEvent::Status { call_id, task_id: task_id.to_owned(), task });
+            }
         }
         if status.is_terminal() {
             self.unschedule(task_id);
@@ -991,7 +1033,9 @@ impl Requestor {
             Incoming::Request { id, params, .. } => match params.and_then(related_task_of) {
                 Some(task_id) if self.tasks.contains_key(&task_id) => {
                     self.inputs.insert(id.to_owned(), task_id.clone());
-                    self.event(RequestorEvent::InputRequest { task_id, request_id: id.to_owned(), request: message.to_owned() });
+                    let call_id = self.call_of(&task_id);
+                    let request_id = RawId::trusted(id);
+                    self.event(RequestorEvent::InputRequest { call_id, task_id, request_id, request: message.to_owned() });
                 }
                 _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
             },
@@ -1034,14 +1078,34 @@ impl Requestor {
                             t.progress_token.as_deref().and_then(|p| serde_json::from_str::<Value>(p).ok()).map(|v| v.to_string())
                                 == Some(tok.clone())
                         })
-                        .map(|t| t.task_id.clone())
+                        .map(|t| (t.call_id.clone(), t.task_id.clone()))
                 });
                 match owner {
-                    Some(task_id) => self.event(RequestorEvent::Progress { task_id, notification: message.to_owned() }),
+                    Some((call_id, task_id)) => self.event(RequestorEvent::Progress { call_id, task_id, notification: message.to_owned() }),
                     None => self.event(RequestorEvent::Forward { message: message.to_owned() }),
                 }
             }
             _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+        }
+    }
+
+    /// Tracks the task a call created and starts polling it.
+    fn track(&mut self, call_id: RawId, method: String, progress_token: Option<String>, task: Value, view: TaskView) {
+        let task_id = view.task_id.clone();
+        // A reused ID starts over: no timers of the old one linger.
+        self.forget(&task_id);
+        let backoff = self.config.poll.initial_backoff_ms;
+        let mut tracked = Tracked::new(task_id.clone(), method, task, progress_token, backoff);
+        tracked.call_id = Some(call_id.clone());
+        self.tasks.insert(task_id.clone(), tracked);
+        let status = view.status;
+        // The last known state is seeded without a Status event for the creation itself.
+        self.event(RequestorEvent::Created { call_id, task_id: task_id.clone(), task: view });
+        if wants_result(status) && self.config.dialect == Dialect::Legacy {
+            self.fetch_result(&task_id);
+        }
+        if !status.is_terminal() {
+            self.schedule(&task_id, Wait::Normal);
         }
     }
 
@@ -1065,8 +1129,9 @@ impl Requestor {
                 };
                 let task = task.as_ref().filter(|t| t.get("taskId").is_some_and(Value::is_string));
                 let extension = self.config.dialect == Dialect::Extension;
+                let call_id = RawId::trusted(id);
                 match (error, task) {
-                    (Some(_), _) => self.event(RequestorEvent::CallRefused { call_id: id.to_owned(), response: message.to_owned() }),
+                    (Some(_), _) => self.event(RequestorEvent::CallRefused { call_id, response: message.to_owned() }),
                     // Only tools/call may become a task in the extension: anything
                     // else answered with a task is an invalid response.
                     (None, Some(_)) if extension && method != "tools/call" => {
@@ -1074,34 +1139,19 @@ impl Requestor {
                             "Invalid response: {method} cannot become a task in the tasks extension, yet the receiver answered with one"
                         );
                         self.event(RequestorEvent::CallRefused {
-                            call_id: id.to_owned(),
+                            call_id,
                             response: own_error(id, INTERNAL_ERROR, &why, "invalidResponse"),
                         })
                     }
-                    (None, Some(task)) if augmented => {
-                        let task = task.clone();
-                        let task_id = task["taskId"].as_str().unwrap_or_default().to_owned();
-                        // A reused ID starts over: no timers of the old one linger.
-                        self.forget(&task_id);
-                        let backoff = self.config.poll.initial_backoff_ms;
-                        let mut tracked = Tracked::new(task_id.clone(), method, Value::Null, progress_token, backoff);
-                        tracked.call_id = id.to_owned();
-                        self.tasks.insert(task_id.clone(), tracked);
-                        self.event(RequestorEvent::Created { call_id: id.to_owned(), task_id: task_id.clone(), task: task.to_string() });
-                        // Seed the last known state without a Status event for the creation itself.
-                        let status = task_status(&task);
-                        if let Some(t) = self.tasks.get_mut(&task_id) {
-                            t.task = task;
+                    (None, Some(task)) if augmented => match TaskView::from_value(task) {
+                        Some(view) => self.track(call_id, method, progress_token, task.clone(), view),
+                        None => {
+                            let why = format!("Invalid response: the task {method} created has no status this requestor knows: {task}");
+                            let response = own_error(id, INTERNAL_ERROR, &why, "invalidResponse");
+                            self.event(RequestorEvent::CallRefused { call_id, response })
                         }
-                        if status.is_some_and(wants_result) && self.config.dialect == Dialect::Legacy {
-                            self.fetch_result(&task_id);
-                        }
-                        // Poll while it runs, and when the status is unreadable (to learn it).
-                        if !status.is_some_and(TaskStatus::is_terminal) {
-                            self.schedule(&task_id, Wait::Normal);
-                        }
-                    }
-                    _ => self.event(RequestorEvent::PlainResponse { call_id: id.to_owned(), response: message.to_owned() }),
+                    },
+                    _ => self.event(RequestorEvent::PlainResponse { call_id, response: message.to_owned() }),
                 }
             }
             Pending::Get { task_id, seq } => {
@@ -1164,9 +1214,9 @@ impl Requestor {
                     }
                 }
             }
-            Pending::Cancel { task_id } if self.config.dialect == Dialect::Extension => {
+            Pending::Cancel { task_id, call_id } if self.config.dialect == Dialect::Extension => {
                 // An acknowledgement only: the final status comes from polling, soon.
-                self.event(RequestorEvent::CancelAnswered { task_id: task_id.clone(), response: message.to_owned() });
+                self.event(RequestorEvent::CancelAnswered { call_id, task_id: task_id.clone(), response: message.to_owned() });
                 if error.is_none() && self.tasks.contains_key(&task_id) {
                     self.schedule(&task_id, Wait::Fixed(0));
                 }
@@ -1179,22 +1229,22 @@ impl Requestor {
                     self.schedule(&task_id, Wait::Normal);
                 }
             }
-            Pending::Cancel { task_id } => {
+            Pending::Cancel { task_id, call_id } => {
                 if let Some(mut task) = result_value.filter(|_| error.is_none()) {
                     if let Some(obj) = task.as_object_mut() {
                         obj.remove("_meta");
                     }
-                    self.event(RequestorEvent::CancelAnswered { task_id: task_id.clone(), response: message.to_owned() });
+                    self.event(RequestorEvent::CancelAnswered { call_id, task_id: task_id.clone(), response: message.to_owned() });
                     // A terminal status fetches the receiver's final word, so a
                     // cancelled task ends with `Finished` as in every other way.
                     self.update(&task_id, task, None);
                 } else {
-                    self.event(RequestorEvent::CancelAnswered { task_id, response: message.to_owned() });
+                    self.event(RequestorEvent::CancelAnswered { call_id, task_id, response: message.to_owned() });
                 }
             }
             Pending::List { mut tasks, pages, mut cursors } => {
                 if error.is_some() {
-                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(message.to_owned()) });
+                    return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 }
                 #[derive(serde::Deserialize)]
                 struct Page {
@@ -1205,12 +1255,12 @@ impl Requestor {
                 }
                 let page: Option<Page> = result.and_then(|r| serde_json::from_str(r.get()).ok());
                 let Some(page) = page else {
-                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(message.to_owned()) });
+                    return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 };
-                tasks.extend(page.tasks);
+                tasks.extend(page.tasks.iter().filter_map(|t| TaskView::from_json(t.get())));
                 let pages = pages + 1;
                 let Some(cursor) = page.next_cursor else {
-                    return self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: None });
+                    return self.event(RequestorEvent::Listed { tasks, error: None });
                 };
                 let cursor_hash = {
                     let mut h = std::collections::hash_map::DefaultHasher::new();
@@ -1241,7 +1291,7 @@ impl Requestor {
                 match stop {
                     Some((why, kind)) => {
                         let error = own_error(id, INTERNAL_ERROR, &why, kind);
-                        self.event(RequestorEvent::Listed { tasks: json_array(&tasks), error: Some(error) });
+                        self.event(RequestorEvent::Listed { tasks, error: Some(error) });
                     }
                     None => {
                         let params = format!("{{\"cursor\":{}}}", json_string(&cursor));

@@ -41,7 +41,7 @@ impl Requestor {
                 method: t.method.clone(),
                 task: t.task.clone(),
                 progress_token: t.progress_token.clone(),
-                call_id: t.call_id.clone(),
+                call_id: t.call_id.as_ref().map(|id| id.as_str().to_owned()).unwrap_or_default(),
                 seen_inputs: {
                     let mut keys: Vec<String> = t.seen_inputs.iter().cloned().collect();
                     keys.sort_unstable();
@@ -75,7 +75,8 @@ impl Requestor {
             let backoff = self.config.poll.initial_backoff_ms;
             let id = s.task_id.clone();
             let mut tracked = Tracked::new(s.task_id, s.method, s.task, s.progress_token, backoff);
-            tracked.call_id = s.call_id;
+            // A call id that is not one (a hand-edited state) is dropped, not trusted.
+            tracked.call_id = super::RawId::parse(&s.call_id).ok();
             tracked.seen_inputs = s.seen_inputs.into_iter().collect();
             self.tasks.insert(id.clone(), tracked);
             self.schedule(&id, super::Wait::Fixed(0));

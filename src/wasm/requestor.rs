@@ -1,7 +1,8 @@
-//! `TaskRequestor` and `shouldAugment` for JavaScript: the requestor role.
+//! `TextTaskRequestor` (JSON text in and out; `TaskRequestor` in pkg-template/requestor.js
+//! wraps it with plain JS values) and `shouldAugment` for JavaScript: the requestor role.
 
 use super::{host_error, js_error, opt_str, opt_string_arg, set, string_arg, JsClock};
-use crate::{PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
+use crate::{PollPolicy, RawId, Requestor, RequestorConfig, RequestorEvent, RequestorOutput};
 use js_sys::{Function, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -34,15 +35,28 @@ pub fn should_augment(
     Ok(obj.into())
 }
 
-/// The requestor side of MCP tasks, for one receiver.
-#[wasm_bindgen(js_name = TaskRequestor)]
+/// A raw JSON id from JS (`"\"r1\""`, `"7"`); `lenient` also takes an unquoted string id.
+fn raw_id(text: String, lenient: bool) -> Result<RawId, JsValue> {
+    match RawId::parse(&text) {
+        Ok(id) => Ok(id),
+        Err(_) if lenient => Ok(RawId::string(&text)),
+        Err(e) => Err(host_error(e)),
+    }
+}
+
+fn opt_id(id: Option<RawId>) -> JsValue {
+    opt_str(id.map(String::from))
+}
+
+/// The requestor side of MCP tasks, for one receiver, in JSON text.
+#[wasm_bindgen(js_name = TextTaskRequestor)]
 pub struct TaskRequestor {
     inner: Requestor,
 }
 
-#[wasm_bindgen(js_class = TaskRequestor)]
+#[wasm_bindgen(js_class = TextTaskRequestor)]
 impl TaskRequestor {
-    /// `new TaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
+    /// `new TextTaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
     /// resultTimeoutMs?, maxListPages?, requestIdPrefix? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskRequestor, JsValue> {
@@ -115,7 +129,7 @@ impl TaskRequestor {
                 }
             }
         };
-        self.inner.call(&method, params_json.as_deref(), task, progress_token_json.as_deref()).map_err(host_error)
+        self.inner.call(&method, params_json.as_deref(), task, progress_token_json.as_deref()).map(String::from).map_err(host_error)
     }
 
     /// Feeds one message from the receiver.
@@ -131,6 +145,7 @@ impl TaskRequestor {
         #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
     ) -> Result<(), JsValue> {
         let (request_id, result_json) = (string_arg(&request_id, "requestId")?, string_arg(&result_json, "resultJson")?);
+        let request_id = raw_id(request_id, false)?;
         self.inner.respond(&request_id, &result_json).map_err(host_error)
     }
 
@@ -142,18 +157,19 @@ impl TaskRequestor {
         #[wasm_bindgen(unchecked_param_type = "string")] error_json: JsValue,
     ) -> Result<(), JsValue> {
         let (request_id, error_json) = (string_arg(&request_id, "requestId")?, string_arg(&error_json, "errorJson")?);
+        let request_id = raw_id(request_id, false)?;
         self.inner.respond_error(&request_id, &error_json).map_err(host_error)
     }
 
     /// Asks the receiver to cancel a tracked task; returns the request id.
     pub fn cancel(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<String, JsValue> {
-        self.inner.cancel(&string_arg(&task_id, "taskId")?).map_err(host_error)
+        self.inner.cancel(&string_arg(&task_id, "taskId")?).map(String::from).map_err(host_error)
     }
 
     /// Lists all tasks, following cursors; returns the first request id.
     /// Throws `invalid_argument` in the tasks extension (it has no `tasks/list`).
     pub fn list(&mut self) -> Result<String, JsValue> {
-        self.inner.list().map_err(host_error)
+        self.inner.list().map(String::from).map_err(host_error)
     }
 
     /// Reads the receiver's `server/discover` or `initialize` result (JSON text)
@@ -169,11 +185,12 @@ impl TaskRequestor {
         self.inner.dialect().protocol_version().to_owned()
     }
 
-    /// The transport lost request `requestId` (a `send` output's `requestId`): the
-    /// requestor stops waiting for it and recovers. Returns whether it was awaited.
+    /// The transport lost request `requestId` (a `send` output's `requestId`; an
+    /// unquoted string id is taken too): the requestor stops waiting for it and
+    /// recovers. Returns whether it was awaited.
     #[wasm_bindgen(js_name = requestFailed)]
     pub fn request_failed(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue) -> Result<bool, JsValue> {
-        Ok(self.inner.request_failed(&string_arg(&request_id, "requestId")?))
+        Ok(self.inner.request_failed(&raw_id(string_arg(&request_id, "requestId")?, true)?))
     }
 
     /// The next output, or `null`.
@@ -187,68 +204,76 @@ impl TaskRequestor {
             RequestorOutput::Send(message) => {
                 set(&obj, "kind", "send");
                 set(&obj, "message", message);
-                set(&obj, "requestId", opt_str(request_id));
+                set(&obj, "requestId", opt_id(request_id));
                 // The Streamable HTTP `Mcp-Name` header for this request (2026-07-28), or null.
                 set(&obj, "mcpName", opt_str(mcp_name));
             }
             RequestorOutput::Event(e) => match e {
                 RequestorEvent::Created { call_id, task_id, task } => {
                     set(&obj, "kind", "created");
-                    set(&obj, "callId", call_id);
+                    set(&obj, "callId", String::from(call_id));
                     set(&obj, "taskId", task_id);
-                    set(&obj, "task", task);
+                    set(&obj, "task", task.json());
                 }
                 RequestorEvent::PlainResponse { call_id, response } => {
                     set(&obj, "kind", "plainResponse");
-                    set(&obj, "callId", call_id);
+                    set(&obj, "callId", String::from(call_id));
                     set(&obj, "response", response);
                 }
                 RequestorEvent::CallRefused { call_id, response } => {
                     set(&obj, "kind", "callRefused");
-                    set(&obj, "callId", call_id);
+                    set(&obj, "callId", String::from(call_id));
                     set(&obj, "response", response);
                 }
-                RequestorEvent::Status { task_id, task } => {
+                RequestorEvent::Status { call_id, task_id, task } => {
                     set(&obj, "kind", "status");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
-                    set(&obj, "task", task);
+                    set(&obj, "task", task.json());
                 }
-                RequestorEvent::InputRequest { task_id, request_id, request } => {
+                RequestorEvent::InputRequest { call_id, task_id, request_id, request } => {
                     set(&obj, "kind", "inputRequest");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
-                    set(&obj, "requestId", request_id);
+                    set(&obj, "requestId", String::from(request_id));
                     set(&obj, "request", request);
                 }
-                RequestorEvent::Progress { task_id, notification } => {
+                RequestorEvent::Progress { call_id, task_id, notification } => {
                     set(&obj, "kind", "progress");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
                     set(&obj, "notification", notification);
                 }
-                RequestorEvent::Finished { task_id, status, response } => {
+                RequestorEvent::Finished { call_id, task_id, status, response } => {
                     set(&obj, "kind", "finished");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
                     set(&obj, "status", status.as_str());
                     set(&obj, "response", response);
                 }
-                RequestorEvent::Lost { task_id, error } => {
+                RequestorEvent::Lost { call_id, task_id, error } => {
                     set(&obj, "kind", "lost");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
                     set(&obj, "error", error);
                 }
-                RequestorEvent::Retrying { task_id, method, response } => {
+                RequestorEvent::Retrying { call_id, task_id, method, response } => {
                     set(&obj, "kind", "retrying");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
                     set(&obj, "method", method);
                     set(&obj, "response", response);
                 }
-                RequestorEvent::CancelAnswered { task_id, response } => {
+                RequestorEvent::CancelAnswered { call_id, task_id, response } => {
                     set(&obj, "kind", "cancelAnswered");
+                    set(&obj, "callId", opt_id(call_id));
                     set(&obj, "taskId", task_id);
                     set(&obj, "response", response);
                 }
                 RequestorEvent::Listed { tasks, error } => {
                     set(&obj, "kind", "listed");
-                    set(&obj, "tasks", tasks);
+                    let tasks: Vec<&str> = tasks.iter().map(crate::TaskView::json).collect();
+                    set(&obj, "tasks", format!("[{}]", tasks.join(",")));
                     set(&obj, "error", opt_str(error));
                 }
                 RequestorEvent::Forward { message } => {
