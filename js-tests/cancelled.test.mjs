@@ -51,9 +51,9 @@ const CALLS = {
 
 for (const how of ['cancel()', 'cancelTask()', 'tasks/cancel']) {
   test(`after ${how}, every host and store call is task_cancelled`, () => {
-    const engine = new mod.TaskEngine({ statusNotifications: false });
-    const methods = Object.getOwnPropertyNames(mod.TaskEngine.prototype);
-    for (const name of Object.keys(CALLS)) assert.ok(methods.includes(name), `TaskEngine has ${name}`);
+    const engine = new mod.TextTaskEngine({ statusNotifications: false });
+    const methods = Object.getOwnPropertyNames(mod.TextTaskEngine.prototype);
+    for (const name of Object.keys(CALLS)) assert.ok(methods.includes(name), `TextTaskEngine has ${name}`);
     for (const [name, call] of Object.entries(CALLS)) {
       // A task with a progress token, so reportProgress would have something to send.
       const task = JSON.parse(engine.createTask('alice', 'tools/call', 60_000, '"tok"'));
@@ -71,7 +71,7 @@ for (const how of ['cancel()', 'cancelTask()', 'tasks/cancel']) {
 }
 
 test('a completed task is already_terminal instead, which report() does not hide', () => {
-  const engine = new mod.TaskEngine({ statusNotifications: false });
+  const engine = new mod.TextTaskEngine({ statusNotifications: false });
   for (const [name, call] of Object.entries(CALLS)) {
     const task = JSON.parse(engine.createTask('alice', 'tools/call', 60_000, '"tok"'));
     engine.complete(task.taskId, JSON.stringify({ content: [] }));

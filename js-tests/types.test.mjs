@@ -87,6 +87,7 @@ test('index.d.ts and index.d.cts agree, and match the runtime class', async () =
 });
 
 const DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'index.d.ts');
+const REQUESTOR_DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'requestor.d.ts');
 
 /** `{ name: { kind: 'method' | 'property', type: ts.TypeNode } }` of a declared class's instance members. */
 function declaredMembers(source, className) {
@@ -210,11 +211,17 @@ test('every TaskEngine member returns a value of its declared type (null vs unde
 });
 
 test('each doc comment of index.d.ts sits on its member and agrees with its type', () => {
-  const source = ts.createSourceFile('index.d.ts', fs.readFileSync(DTS_PATH, 'utf8'), ts.ScriptTarget.Latest, true);
-  const codes = allowedCodes(source);
+  const index = ts.createSourceFile('index.d.ts', fs.readFileSync(DTS_PATH, 'utf8'), ts.ScriptTarget.Latest, true);
+  const requestor = ts.createSourceFile('requestor.d.ts', fs.readFileSync(REQUESTOR_DTS_PATH, 'utf8'), ts.ScriptTarget.Latest, true);
+  const codes = allowedCodes(index);
   const problems = [];
-  for (const className of ['TaskEngine', 'TextTaskEngine', 'TaskRequestor']) {
+  const classes = [
+    [index, ['TaskEngine', 'TextTaskEngine', 'TextTaskRequestor']],
+    [requestor, ['TaskRequestor', 'TaskClient']],
+  ];
+  for (const [source, className] of classes.flatMap(([source, names]) => names.map((name) => [source, name]))) {
     const cls = source.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === className);
+    assert.ok(cls, `${className} is declared in ${source.fileName}`);
     for (const m of cls.members) {
       const name = `${className}.${m.name?.getText(source) ?? 'constructor'}`;
       const docs = ts.getJSDocCommentsAndTags(m).filter(ts.isJSDoc);

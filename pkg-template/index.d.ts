@@ -174,7 +174,7 @@ export interface RateLimitOptions {
  * integers. An unknown key or a wrong type throws a `TypeError` with `code: "invalid_options"` naming the option.
  */
 export interface TaskEngineOptions {
-  /** Clock in epoch milliseconds. Default `Date.now`. A clock that throws or returns a non-number reads as the last good time (time never goes backwards). */
+  /** Clock in epoch milliseconds. Default `Date.now`. Read once per call; a clock that throws or returns anything but a finite, non-negative number fails that call with `clock_failed` and changes nothing. Time that goes backwards reads as the last time seen. */
   now?: () => number;
   /** Task ID source. Default: random UUID v4. Must return a fresh non-empty string; anything else refuses the task creation. */
   newTaskId?: () => string;
@@ -470,14 +470,16 @@ export type TaskEngineErrorCode =
   /** A method of an object whose `free()` was called. */
   | 'freed'
   /** A browser build used before `await init()`. */
-  | 'not_initialized';
+  | 'not_initialized'
+  /** `options.now()` threw (the error is the `cause`) or gave no finite, non-negative number: the call did nothing. */
+  | 'clock_failed';
 
 /** What engine calls throw: an `Error` (a `TypeError` for wrong argument types) with a `code`. Nothing changed. */
 export interface TaskEngineError extends Error {
   code: TaskEngineErrorCode;
   /**
    * The JSON-RPC error code to answer a peer with for this refusal: `-32602` (the request
-   * named something wrong) or `-32603`. Absent on `invalid_options`, `freed` and `not_initialized`.
+   * named something wrong) or `-32603`. Absent on `invalid_options`, `freed`, `not_initialized` and `clock_failed`.
    */
   rpcCode?: number;
 }
@@ -712,12 +714,12 @@ export declare class TextTaskEngine {
    * or (with `failed`) a JSON-RPC error object, as JSON text.
    * @throws {TaskEngineError} `unknown_task`, `invalid_argument`, `task_cancelled`, `already_terminal`, `limit_exceeded`
    */
-  storeTaskResult(taskId: string, context: string | null | undefined, status: string, outcome: TaskOutcome): void;
+  storeTaskResult(taskId: string, context: string | null | undefined, status: string, outcome: TextTaskOutcome): void;
   /**
    * The SDK's `getTaskResult`: the stored outcome.
    * @throws {TaskEngineError} `unknown_task`, `no_result` (running, or cancelled)
    */
-  getTaskResult(taskId: string, context?: string | null): TaskOutcome;
+  getTaskResult(taskId: string, context?: string | null): TextTaskOutcome;
   /**
    * Queues a message (JSON object text with `type` `request`, `notification`, `response` or
    * `error`) for a task's requestor. The queue belongs to the task's context when the engine
@@ -961,7 +963,7 @@ export * from './requestor.js';
 
 /** Options of `new TaskRequestor(options)` and `new TextTaskRequestor(options)`; numbers are non-negative integers. */
 export interface TaskRequestorOptions {
-  /** Clock in epoch ms. Default `Date.now`. */
+  /** Clock in epoch ms. Default `Date.now`. Read once per call; a clock that throws or returns anything but a finite, non-negative number fails that call with `clock_failed`. */
   now?: () => number;
   /** Never poll more often than this (ms), whatever the receiver's `pollInterval` says. Default 100. */
   pollFloorMs?: number;

@@ -235,10 +235,11 @@ export interface TaskCallError extends Error {
  *   for await (const event of client.callToolStream('slow', {}, { task: true })) console.log(event.kind);
  */
 export declare class TaskClient {
+  /** Over `transport` (not started yet: {@link TaskClient.connect} starts it). */
   constructor(transport: McpTransport, options?: TaskClientOptions);
   /** The requestor it drives. */
   readonly requestor: TaskRequestor;
-  /** The receiver's `server/discover` or `initialize` result, once connected. */
+  /** The receiver's `server/discover` or `initialize` result once connected, or `null` before. */
   readonly serverInfo: { [key: string]: unknown } | null;
   /** Starts the transport and performs the handshake; resolves with the dialect spoken. */
   connect(): Promise<Dialect>;

@@ -53,7 +53,7 @@ class TaskStoreError extends Error {
   /**
    * @param {number} code
    * @param {string} message
-   * @param {string} reason
+   * @param {import('mcp-task-core/sdk').TaskStoreErrorReason} reason
    */
   constructor(code, message, reason) {
     super(message);
@@ -102,7 +102,8 @@ class JsonRpcError extends Error {
 function fromEngine(err) {
   if (err instanceof Error && 'code' in err && typeof err.code === 'string') {
     const rpcCode = 'rpcCode' in err && typeof err.rpcCode === 'number' ? err.rpcCode : INTERNAL_ERROR;
-    return new TaskStoreError(rpcCode, err.message, err.code);
+    // The engine's codes are a subset of TaskStoreErrorReason (index.d.ts TaskEngineErrorCode).
+    return new TaskStoreError(rpcCode, err.message, /** @type {import('mcp-task-core/sdk').TaskStoreErrorReason} */ (err.code));
   }
   return err;
 }
@@ -766,7 +767,7 @@ class WasmTaskStore {
     // An Error (or a jsonRpcErrorResult) is the JSON-RPC error the request failed with.
     const error = jsonRpcErrorIn(result);
     const outcome = error ? { kind: 'error', json: jsonText(error, 'error') } : { kind: 'result', json: jsonText(result, 'result') };
-    engineCall(() => engine.storeTaskResult(taskId, context, status, /** @type {import('mcp-task-core').TaskOutcome} */ (outcome)));
+    engineCall(() => engine.storeTaskResult(taskId, context, status, /** @type {import('mcp-task-core').TextTaskOutcome} */ (outcome)));
   }
 
   /**

@@ -192,8 +192,8 @@ mod tests {
         // The SDK store's own refusal (crate::StoreError): a task with no stored result.
         codes.insert("no_result".to_owned());
         // Thrown by the JavaScript layer, not by a host call: bad options, a
-        // freed object, a browser build used before init().
-        for code in ["invalid_options", "freed", "not_initialized"] {
+        // freed object, a browser build used before init(), a host clock that failed.
+        for code in ["invalid_options", "freed", "not_initialized", "clock_failed"] {
             codes.insert(code.to_owned());
         }
         assert_eq!(union("TaskEngineErrorCode"), codes);

@@ -24,7 +24,9 @@ export function installGlobals() {
     text: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', _meta: EXTENSION_META } }),
     sessionId: 'alice',
     request: new Request('http://localhost/mcp', { method: 'POST', headers: { 'mcp-name': 'slow' } }),
-    // The requestor
+    // The requestor: examples/sdk-server, started by readme.test.mjs
+    url: process.env.MCP_URL,
+    render: () => {},
     serverCapabilities: { tasks: { requests: { tools: { call: {} } } } },
     tool: { name: 'slow', execution: { taskSupport: 'optional' } },
     arguments: { n: 1 },

@@ -8,24 +8,57 @@ mod sdk_store;
 
 use crate::{Clock, Engine, Event, HostError, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
 use js_sys::{Function, Object, Reflect};
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// `Date.now` or the host's `now()`; a throwing or non-numeric clock reads as 0,
-/// which the engine clamps to the last good time.
-struct JsClock(Option<Function>);
+/// The host's clock (`options.now`, or `Date.now`), read once at the boundary of
+/// each call that may need the time, before the engine or requestor runs; they read
+/// that instant. A clock that throws, or gives anything but a finite, non-negative
+/// number of epoch ms, fails the call with `clock_failed` and leaves the state as it was.
+#[derive(Clone)]
+struct JsClock {
+    source: Option<Function>,
+    now: Rc<Cell<u64>>,
+}
+
+impl JsClock {
+    fn new(source: Option<Function>) -> Self {
+        JsClock { source, now: Rc::new(Cell::new(0)) }
+    }
+
+    fn read(&self) -> Result<(), JsValue> {
+        let ms = match &self.source {
+            None => js_sys::Date::now(),
+            Some(f) => match f.call0(&JsValue::NULL) {
+                Ok(value) => value.as_f64().ok_or_else(|| {
+                    let found = if value.is_null() { "null".to_owned() } else { value.js_typeof().as_string().unwrap_or_default() };
+                    clock_error(&format!("options.now() returned {found}, not a number of epoch milliseconds"), None)
+                })?,
+                Err(thrown) => return Err(clock_error("options.now() threw; the call did nothing", Some(thrown))),
+            },
+        };
+        if !ms.is_finite() || ms < 0.0 {
+            return Err(clock_error(&format!("options.now() returned {ms}, not a number of epoch milliseconds"), None));
+        }
+        self.now.set(ms as u64);
+        Ok(())
+    }
+}
 
 impl Clock for JsClock {
     fn now_ms(&self) -> u64 {
-        let ms = match &self.0 {
-            Some(f) => f.call0(&JsValue::NULL).ok().and_then(|v| v.as_f64()).unwrap_or(0.0),
-            None => js_sys::Date::now(),
-        };
-        if ms.is_finite() && ms > 0.0 {
-            ms as u64
-        } else {
-            0
-        }
+        self.now.get()
     }
+}
+
+/// An `Error` with code `clock_failed`; `cause` is what the host's clock threw.
+fn clock_error(message: &str, cause: Option<JsValue>) -> JsValue {
+    let error = js_error("clock_failed", message);
+    if let Some(cause) = cause {
+        let _ = Reflect::set(&error, &"cause".into(), &cause);
+    }
+    error
 }
 
 /// The host's `newTaskId()`; anything but a string becomes "" and the engine
@@ -104,6 +137,15 @@ fn task_json(task: crate::Task) -> String {
 #[wasm_bindgen(js_name = TextTaskEngine)]
 pub struct TaskEngine {
     engine: Engine,
+    clock: JsClock,
+}
+
+impl TaskEngine {
+    /// The engine, once the host's clock has been read for this call.
+    fn engine(&mut self) -> Result<&mut Engine, JsValue> {
+        self.clock.read()?;
+        Ok(&mut self.engine)
+    }
 }
 
 #[wasm_bindgen(js_class = TextTaskEngine)]
@@ -117,16 +159,17 @@ impl TaskEngine {
             let _ = Reflect::set(&error, &"code".into(), &"invalid_options".into());
             JsValue::from(error)
         })?;
-        let clock = Box::new(JsClock(parsed.now));
+        let clock = JsClock::new(parsed.now);
+        clock.read()?;
         let ids: Box<dyn IdSource> = match parsed.new_task_id {
             Some(f) => Box::new(JsIds(f)),
             None => Box::<crate::UuidV4Ids>::default(),
         };
-        let mut engine = Engine::with_sources(parsed.config, clock, ids);
+        let mut engine = Engine::with_sources(parsed.config, Box::new(clock.clone()), ids);
         for (name, support) in parsed.tools {
             engine.register_tool(&name, support);
         }
-        Ok(TaskEngine { engine })
+        Ok(TaskEngine { engine, clock })
     }
 
     /// One JSON-RPC message from the peer in; the immediate response out, or
@@ -141,11 +184,11 @@ impl TaskEngine {
         let message = string_arg(&message, "message")?;
         let context = opt_string_arg(&context, "context")?;
         if inbound.is_undefined() || inbound.is_null() {
-            return Ok(opt_str(self.engine.handle_message(&message, context.as_deref())));
+            return Ok(opt_str(self.engine()?.handle_message(&message, context.as_deref())));
         }
         let (dialect, mcp_name) = options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
         let inbound = crate::Inbound { context: context.as_deref(), dialect, mcp_name: mcp_name.as_deref() };
-        Ok(opt_str(self.engine.handle_inbound(&message, &inbound)))
+        Ok(opt_str(self.engine()?.handle_inbound(&message, &inbound)))
     }
 
     /// Turns a forwarded 2026-07-28 `tools/call` into a task: returns the
@@ -158,7 +201,7 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let request = string_arg(&request, "request")?;
         let context = opt_string_arg(&context, "context")?;
-        self.engine.start_task(&request, context.as_deref()).map_err(host_error)
+        self.engine()?.start_task(&request, context.as_deref()).map_err(host_error)
     }
 
     /// The task part of a `subscriptions/listen` request: `{ taskIds }` agreed
@@ -172,7 +215,7 @@ impl TaskEngine {
         let request = string_arg(&request, "request")?;
         let context = opt_string_arg(&context, "context")?;
         let obj = Object::new();
-        match self.engine.listen_tasks(&request, context.as_deref()) {
+        match self.engine()?.listen_tasks(&request, context.as_deref()) {
             Ok(ids) => set(&obj, "taskIds", ids.into_iter().map(JsValue::from).collect::<js_sys::Array>()),
             Err(response) => set(&obj, "error", response),
         }
@@ -188,20 +231,20 @@ impl TaskEngine {
     ) -> Result<usize, JsValue> {
         let id = string_arg(&subscription_id, "subscriptionId")?;
         let context = opt_string_arg(&context, "context")?;
-        Ok(self.engine.unlisten_tasks(&id, context.as_deref()))
+        Ok(self.engine()?.unlisten_tasks(&id, context.as_deref()))
     }
 
     /// Store mode: puts a task record read from the store in place of the local copy.
     pub fn restore(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] record: JsValue) -> Result<(), JsValue> {
         let record = string_arg(&record, "record")?;
-        self.engine.restore(&record).map_err(host_error)
+        self.engine()?.restore(&record).map_err(host_error)
     }
 
     /// Store mode: restores every record of a snapshot (a JSON array); returns how many.
     #[wasm_bindgen(js_name = restoreSnapshot)]
     pub fn restore_snapshot(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] snapshot: JsValue) -> Result<usize, JsValue> {
         let snapshot = string_arg(&snapshot, "snapshot")?;
-        self.engine.restore_snapshot(&snapshot).map_err(host_error)
+        self.engine()?.restore_snapshot(&snapshot).map_err(host_error)
     }
 
     /// Every live task's record, as a JSON array.
@@ -213,14 +256,14 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = exportTask, unchecked_return_type = "string | null")]
     pub fn export_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(opt_str(self.engine.export_task(&task_id)))
+        Ok(opt_str(self.engine()?.export_task(&task_id)))
     }
 
     /// Store mode: drops the local copy of a task the store no longer holds.
     #[wasm_bindgen(js_name = forgetTask)]
     pub fn forget_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(self.engine.forget_task(&task_id))
+        Ok(self.engine()?.forget_task(&task_id))
     }
 
     /// The value for `capabilities.extensions` of a `server/discover` result, as JSON text.
@@ -311,8 +354,9 @@ impl TaskEngine {
 
     /// Expires what is due; harmless when early or repeated.
     #[wasm_bindgen(js_name = handleTimeout)]
-    pub fn handle_timeout(&mut self) {
-        self.engine.handle_timeout();
+    pub fn handle_timeout(&mut self) -> Result<(), JsValue> {
+        self.engine()?.handle_timeout();
+        Ok(())
     }
 
     /// The `tasks` capability object for the `initialize` answer of a session
@@ -341,7 +385,7 @@ impl TaskEngine {
                 support => support,
             },
         };
-        self.engine.register_tool(&name, support);
+        self.engine()?.register_tool(&name, support);
         Ok(())
     }
 
@@ -352,7 +396,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
     ) -> Result<String, JsValue> {
         let (task_id, result_json) = (string_arg(&task_id, "taskId")?, string_arg(&result_json, "resultJson")?);
-        self.engine.complete(&task_id, &result_json).map(task_json).map_err(host_error)
+        self.engine()?.complete(&task_id, &result_json).map(task_json).map_err(host_error)
     }
 
     /// Stores the underlying JSON-RPC error (object text); returns the task JSON.
@@ -362,7 +406,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] error_json: JsValue,
     ) -> Result<String, JsValue> {
         let (task_id, error_json) = (string_arg(&task_id, "taskId")?, string_arg(&error_json, "errorJson")?);
-        self.engine.fail(&task_id, &error_json).map(task_json).map_err(host_error)
+        self.engine()?.fail(&task_id, &error_json).map(task_json).map_err(host_error)
     }
 
     /// Queues a request for the requestor (e.g. `elicitation/create`); returns its raw JSON id.
@@ -375,13 +419,13 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, method) = (string_arg(&task_id, "taskId")?, string_arg(&method, "method")?);
         let params_json = opt_string_arg(&params_json, "paramsJson")?;
-        self.engine.request_input(&task_id, &method, params_json.as_deref()).map_err(host_error)
+        self.engine()?.request_input(&task_id, &method, params_json.as_deref()).map_err(host_error)
     }
 
     /// `input_required` → `working`; returns the task JSON.
     pub fn resume(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<String, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        self.engine.resume(&task_id).map(task_json).map_err(host_error)
+        self.engine()?.resume(&task_id).map(task_json).map_err(host_error)
     }
 
     /// Sets or clears the status message; returns the task JSON.
@@ -392,7 +436,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
     ) -> Result<String, JsValue> {
         let (task_id, message) = (string_arg(&task_id, "taskId")?, opt_string_arg(&message, "message")?);
-        self.engine.set_status_message(&task_id, message.as_deref()).map(task_json).map_err(host_error)
+        self.engine()?.set_status_message(&task_id, message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Emits `notifications/progress` with the request's token; `false` when it had none.
@@ -405,7 +449,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
     ) -> Result<bool, JsValue> {
         let (task_id, message) = (string_arg(&task_id, "taskId")?, opt_string_arg(&message, "message")?);
-        self.engine.report_progress(&task_id, progress, total, message.as_deref()).map_err(host_error)
+        self.engine()?.report_progress(&task_id, progress, total, message.as_deref()).map_err(host_error)
     }
 
     /// Cancels a task (host decision); returns the task JSON.
@@ -415,7 +459,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
     ) -> Result<String, JsValue> {
         let (task_id, message) = (string_arg(&task_id, "taskId")?, opt_string_arg(&message, "message")?);
-        self.engine.cancel(&task_id, message.as_deref()).map(task_json).map_err(host_error)
+        self.engine()?.cancel(&task_id, message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: creates a task for a request the host runs itself; returns the task JSON.
@@ -432,7 +476,7 @@ impl TaskEngine {
         let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
         // undefined: the configured interval; null: none; a number: this task's own.
         let poll_interval = if poll_interval_ms.is_undefined() {
-            self.engine.config().poll_interval_ms
+            self.engine()?.config().poll_interval_ms
         } else if poll_interval_ms.is_null() {
             None
         } else {
@@ -474,7 +518,7 @@ impl TaskEngine {
     /// Host-side: whether a live task has this ID in any context.
     #[wasm_bindgen(js_name = hasTask)]
     pub fn has_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
-        Ok(self.engine.has_task(&string_arg(&task_id, "taskId")?))
+        Ok(self.engine()?.has_task(&string_arg(&task_id, "taskId")?))
     }
 
     /// Host-side: the context of a live task (`null` for a task without one), or
@@ -482,7 +526,7 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = taskContext, unchecked_return_type = "string | null | undefined")]
     pub fn task_context(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(self.engine.task_context(&task_id).map_or(JsValue::UNDEFINED, opt_str))
+        Ok(self.engine()?.task_context(&task_id).map_or(JsValue::UNDEFINED, opt_str))
     }
 
     /// Store API: the task JSON as `context` may see it, or `null`.
@@ -493,7 +537,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
-        Ok(opt_str(self.engine.get_task_json(&task_id, context.as_deref())))
+        Ok(opt_str(self.engine()?.get_task_json(&task_id, context.as_deref())))
     }
 
     /// Store API: `{kind: "result" | "error", json}` for a finished task as `context` may see it, or `null`.
@@ -504,7 +548,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
-        let Some(outcome) = self.engine.get_outcome(&task_id, context.as_deref()) else { return Ok(JsValue::NULL) };
+        let Some(outcome) = self.engine()?.get_outcome(&task_id, context.as_deref()) else { return Ok(JsValue::NULL) };
         let obj = Object::new();
         let (kind, json) = match outcome {
             crate::Outcome::Result(json) => ("result", json),
@@ -523,7 +567,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] cursor: JsValue,
     ) -> Result<String, JsValue> {
         let (context, cursor) = (opt_string_arg(&context, "context")?, opt_string_arg(&cursor, "cursor")?);
-        let page = self.engine.list_tasks(context.as_deref(), cursor.as_deref()).map_err(host_error)?;
+        let page = self.engine()?.list_tasks(context.as_deref(), cursor.as_deref()).map_err(host_error)?;
         let tasks: Vec<String> = page.tasks.into_iter().map(task_json).collect();
         let mut out = format!("{{\"tasks\":[{}]", tasks.join(","));
         if let Some(c) = page.next_cursor {
@@ -545,7 +589,7 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
         let message = opt_string_arg(&message, "message")?;
-        self.engine.cancel_task(&task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
+        self.engine()?.cancel_task(&task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: sets the status (`working`, `input_required`, `completed`, `failed`, `cancelled`); returns the task JSON.
@@ -561,7 +605,7 @@ impl TaskEngine {
         let status = crate::TaskStatus::parse(&status).ok_or_else(|| {
             rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, &format!("Unknown task status '{status}'"))
         })?;
-        self.engine.update_status(&task_id, status, message.as_deref()).map(task_json).map_err(host_error)
+        self.engine()?.update_status(&task_id, status, message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Store API: ends a task with a result and an explicit status (`completed` or `failed`); returns the task JSON.
@@ -577,7 +621,7 @@ impl TaskEngine {
         let status = crate::TaskStatus::parse(&status).ok_or_else(|| {
             rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, &format!("Unknown task status '{status}'"))
         })?;
-        self.engine.store_result(&task_id, status, &result_json).map(task_json).map_err(host_error)
+        self.engine()?.store_result(&task_id, status, &result_json).map(task_json).map_err(host_error)
     }
 
     /// Live tasks held.

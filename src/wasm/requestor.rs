@@ -52,6 +52,15 @@ fn opt_id(id: Option<RawId>) -> JsValue {
 #[wasm_bindgen(js_name = TextTaskRequestor)]
 pub struct TaskRequestor {
     inner: Requestor,
+    clock: JsClock,
+}
+
+impl TaskRequestor {
+    /// The requestor, once the host's clock has been read for this call.
+    fn requestor(&mut self) -> Result<&mut Requestor, JsValue> {
+        self.clock.read()?;
+        Ok(&mut self.inner)
+    }
 }
 
 #[wasm_bindgen(js_class = TextTaskRequestor)]
@@ -100,7 +109,9 @@ impl TaskRequestor {
                 Some(_) => return Err(js_error("invalid_options", "options.dialect must be \"2025-11-25\" or \"2026-07-28\"")),
             }
         }
-        Ok(TaskRequestor { inner: Requestor::new(config, Box::new(JsClock(now))) })
+        let clock = JsClock::new(now);
+        clock.read()?;
+        Ok(TaskRequestor { inner: Requestor::new(config, Box::new(clock.clone())), clock })
     }
 
     /// Sends a request; `ttl`: `undefined` for a plain request, `null` to augment
@@ -129,12 +140,12 @@ impl TaskRequestor {
                 }
             }
         };
-        self.inner.call(&method, params_json.as_deref(), task, progress_token_json.as_deref()).map(String::from).map_err(host_error)
+        self.requestor()?.call(&method, params_json.as_deref(), task, progress_token_json.as_deref()).map(String::from).map_err(host_error)
     }
 
     /// Feeds one message from the receiver.
     pub fn handle(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue) -> Result<(), JsValue> {
-        self.inner.handle_message(&string_arg(&message, "message")?);
+        self.requestor()?.handle_message(&string_arg(&message, "message")?);
         Ok(())
     }
 
@@ -146,7 +157,7 @@ impl TaskRequestor {
     ) -> Result<(), JsValue> {
         let (request_id, result_json) = (string_arg(&request_id, "requestId")?, string_arg(&result_json, "resultJson")?);
         let request_id = raw_id(request_id, false)?;
-        self.inner.respond(&request_id, &result_json).map_err(host_error)
+        self.requestor()?.respond(&request_id, &result_json).map_err(host_error)
     }
 
     /// Answers the receiver's side-channel request with a JSON-RPC error object (JSON text).
@@ -158,25 +169,25 @@ impl TaskRequestor {
     ) -> Result<(), JsValue> {
         let (request_id, error_json) = (string_arg(&request_id, "requestId")?, string_arg(&error_json, "errorJson")?);
         let request_id = raw_id(request_id, false)?;
-        self.inner.respond_error(&request_id, &error_json).map_err(host_error)
+        self.requestor()?.respond_error(&request_id, &error_json).map_err(host_error)
     }
 
     /// Asks the receiver to cancel a tracked task; returns the request id.
     pub fn cancel(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<String, JsValue> {
-        self.inner.cancel(&string_arg(&task_id, "taskId")?).map(String::from).map_err(host_error)
+        self.requestor()?.cancel(&string_arg(&task_id, "taskId")?).map(String::from).map_err(host_error)
     }
 
     /// Lists all tasks, following cursors; returns the first request id.
     /// Throws `invalid_argument` in the tasks extension (it has no `tasks/list`).
     pub fn list(&mut self) -> Result<String, JsValue> {
-        self.inner.list().map(String::from).map_err(host_error)
+        self.requestor()?.list().map(String::from).map_err(host_error)
     }
 
     /// Reads the receiver's `server/discover` or `initialize` result (JSON text)
     /// and speaks what it offers; returns `"2026-07-28"` (the tasks extension) or `"2025-11-25"`.
     #[wasm_bindgen(js_name = useServerInfo)]
     pub fn use_server_info(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue) -> Result<String, JsValue> {
-        Ok(self.inner.use_server_info(&string_arg(&result_json, "resultJson")?).protocol_version().to_owned())
+        Ok(self.requestor()?.use_server_info(&string_arg(&result_json, "resultJson")?).protocol_version().to_owned())
     }
 
     /// The dialect spoken: `"2025-11-25"` or `"2026-07-28"`.
@@ -190,7 +201,7 @@ impl TaskRequestor {
     /// recovers. Returns whether it was awaited.
     #[wasm_bindgen(js_name = requestFailed)]
     pub fn request_failed(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] request_id: JsValue) -> Result<bool, JsValue> {
-        Ok(self.inner.request_failed(&raw_id(string_arg(&request_id, "requestId")?, true)?))
+        Ok(self.requestor()?.request_failed(&raw_id(string_arg(&request_id, "requestId")?, true)?))
     }
 
     /// The next output, or `null`.
@@ -293,8 +304,9 @@ impl TaskRequestor {
 
     /// Sends the polls and retries that are due; gives up on requests past their timeout.
     #[wasm_bindgen(js_name = handleTimeout)]
-    pub fn handle_timeout(&mut self) {
-        self.inner.handle_timeout();
+    pub fn handle_timeout(&mut self) -> Result<(), JsValue> {
+        self.requestor()?.handle_timeout();
+        Ok(())
     }
 
     /// The last known task JSON, or `null`.
@@ -310,7 +322,7 @@ impl TaskRequestor {
 
     /// Stops tracking a task.
     pub fn forget(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<(), JsValue> {
-        self.inner.forget(&string_arg(&task_id, "taskId")?);
+        self.requestor()?.forget(&string_arg(&task_id, "taskId")?);
         Ok(())
     }
 
@@ -323,6 +335,6 @@ impl TaskRequestor {
     /// Tracks the tasks of an exported state again; returns how many.
     #[wasm_bindgen(js_name = importState)]
     pub fn import_state(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue) -> Result<usize, JsValue> {
-        self.inner.import_state(&string_arg(&state, "state")?).map_err(host_error)
+        self.requestor()?.import_state(&string_arg(&state, "state")?).map_err(host_error)
     }
 }

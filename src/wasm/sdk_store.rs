@@ -57,7 +57,7 @@ impl TaskEngine {
     ) -> Result<(), JsValue> {
         let (context, status) = (opt_string_arg(&context, "context")?, string_arg(&status, "status")?);
         let message = opt_string_arg(&message, "message")?;
-        self.engine.update_task_status(&task_id_arg(&task_id), context.as_deref(), &status, message.as_deref()).map_err(store_error)
+        self.engine()?.update_task_status(&task_id_arg(&task_id), context.as_deref(), &status, message.as_deref()).map_err(store_error)
     }
 
     /// SDK store: `storeTaskResult` for a task of `context`: `{kind: "result" | "error", json}`.
@@ -77,7 +77,7 @@ impl TaskEngine {
             Some("error") => Outcome::Error(json),
             _ => return Err(super::type_error("outcome.kind", "\"result\" or \"error\"", &kind)),
         };
-        self.engine.store_task_result(&task_id_arg(&task_id), context.as_deref(), &status, outcome).map_err(store_error)
+        self.engine()?.store_task_result(&task_id_arg(&task_id), context.as_deref(), &status, outcome).map_err(store_error)
     }
 
     /// SDK store: `getTaskResult` for a task of `context`; throws `no_result` while it has none.
@@ -88,7 +88,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
         let context = opt_string_arg(&context, "context")?;
-        self.engine.task_result(&task_id_arg(&task_id), context.as_deref()).map(outcome_object).map_err(store_error)
+        self.engine()?.task_result(&task_id_arg(&task_id), context.as_deref()).map(outcome_object).map_err(store_error)
     }
 
     /// SDK message queue: queues a message (JSON text) for a task's requestor; `context`
@@ -105,7 +105,7 @@ impl TaskEngine {
         let context = opt_string_arg(&context, "context")?;
         let max_size = opt_cap(&max_size, "maxSize")?;
         let named = context.as_deref().map(Some);
-        self.engine.enqueue_message(&task_id, named, &message_json, max_size).map_err(store_error)
+        self.engine()?.enqueue_message(&task_id, named, &message_json, max_size).map_err(store_error)
     }
 
     /// SDK message queue: the oldest queued message (JSON text) `context` may read, or `null`.
@@ -116,7 +116,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
         let context = opt_string_arg(&context, "context")?;
-        let taken = self.engine.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), false);
+        let taken = self.engine()?.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), false);
         Ok(taken.into_iter().next().map_or(JsValue::NULL, JsValue::from))
     }
 
@@ -128,7 +128,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<String, JsValue> {
         let context = opt_string_arg(&context, "context")?;
-        let taken = self.engine.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), true);
+        let taken = self.engine()?.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), true);
         Ok(format!("[{}]", taken.join(",")))
     }
 

@@ -1,7 +1,13 @@
-// esbuild leaves `new URL('….wasm', import.meta.url)` alone, so the .wasm is imported through
-// the package's `mcp-task-core/mcp_task_core_bg.wasm` export (the `file` loader copies it to
-// dist/ and gives its URL) and handed to init().
+// esbuild options: loader: { '.wasm': 'file' }
 import wasmUrl from 'mcp-task-core/mcp_task_core_bg.wasm';
+import { init } from 'mcp-task-core';
+
+await init(wasmUrl);
+
+// The rest is the test page (README.md shows the lines above). esbuild leaves
+// `new URL('….wasm', import.meta.url)` alone, so the .wasm comes through the package's
+// `mcp-task-core/mcp_task_core_bg.wasm` export: the `file` loader copies it to dist/ and
+// gives its URL.
 import { start } from '../app.js';
 
 start(wasmUrl);
