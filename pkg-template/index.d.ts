@@ -421,6 +421,11 @@ export type OutputShapes = {
   [K in TaskEngineOutput['kind']]: { fields: string[]; json: string[]; text: string | null };
 };
 
+/** {@link TextTaskRequestor.outputShapes}: the same for the requestor's outputs (read by {@link TaskRequestor}). */
+export type RequestorOutputShapes = {
+  [K in TextTaskRequestorOutput['kind']]: { fields: string[]; json: string[]; text: string | null };
+};
+
 /** The stored outcome of a finished task ({@link TaskEngine.getOutcome}); `text` is its exact JSON text. */
 export type TaskOutcome =
   | { kind: 'result'; result: { [key: string]: unknown }; text: string }
@@ -1079,6 +1084,9 @@ export type TextTaskRequestorOutput =
 export declare class TextTaskRequestor {
   /** @throws {TaskEngineError} `invalid_options` */
   constructor(options?: TaskRequestorOptions | null);
+
+  /** Each output kind's fields, those holding JSON text, and the one object mode keeps as `text`. */
+  static outputShapes(): RequestorOutputShapes;
 
   /**
    * Sends `method` with `paramsJson` (an object's JSON text). `task`: `undefined` or `false`

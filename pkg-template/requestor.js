@@ -5,12 +5,9 @@
 // official MCP SDK transport.
 import { taskClientClass } from './task-client.js';
 
-/** Output fields that hold JSON text in text mode (parsed here when present). */
-const JSON_FIELDS = ['callId', 'requestId', 'task', 'request', 'notification', 'response', 'error', 'tasks'];
-/** Outputs whose message or response may be replayed byte for byte: they keep the text. */
-const KEEPS_RESPONSE_TEXT = new Set(['plainResponse', 'callRefused', 'finished']);
-
+/** `null` for `null`, and for text that is not JSON (a forwarded message may be anything the receiver sent). */
 function parseOrNull(text) {
+  if (typeof text !== 'string') return null;
   try {
     return JSON.parse(text);
   } catch {
@@ -18,17 +15,17 @@ function parseOrNull(text) {
   }
 }
 
-/** A text-mode output as plain JS values (see TaskRequestorOutput in requestor.d.ts). */
-export function objectOutput(out) {
+/**
+ * A text-mode output as plain JS values (see TaskRequestorOutput in requestor.d.ts): the JSON
+ * fields the Rust outputs table names (`TextTaskRequestor.outputShapes()`) parsed, and the exact
+ * text of the one it names kept as `text`.
+ */
+export function objectOutput(out, shapes) {
+  const shape = shapes[out.kind];
+  if (shape === undefined) return out;
   const o = { ...out };
-  for (const key of JSON_FIELDS) if (typeof out[key] === 'string') o[key] = JSON.parse(out[key]);
-  if (typeof out.message === 'string') {
-    // A forwarded message may be anything the receiver sent, even text that is not JSON.
-    o.message = out.kind === 'forward' ? parseOrNull(out.message) : JSON.parse(out.message);
-    o.text = out.message;
-  } else if (KEEPS_RESPONSE_TEXT.has(out.kind)) {
-    o.text = out.response;
-  }
+  if (shape.text !== null) o.text = out[shape.text];
+  for (const field of shape.json) o[field] = parseOrNull(out[field]);
   return o;
 }
 
@@ -50,6 +47,8 @@ const jsonText = (value) => (value === undefined || value === null ? null : JSON
  * over the given `TextTaskRequestor`. Each entry point calls this once.
  */
 export function requestorClasses(TextTaskRequestor) {
+  // Read on first use: a browser build has no wasm before `await init()`.
+  let shapes;
   class TaskRequestor {
     #text;
 
@@ -103,7 +102,8 @@ export function requestorClasses(TextTaskRequestor) {
 
     pollOutput() {
       const out = this.#text.pollOutput();
-      return out === null ? null : objectOutput(out);
+      shapes ??= TextTaskRequestor.outputShapes();
+      return out === null ? null : objectOutput(out, shapes);
     }
 
     nextDeadline() {

@@ -100,6 +100,26 @@ pub(crate) const ENGINE_OUTPUTS: &[OutputShape] = &[
     shape("outputsDropped", &["count"], &[], None),
 ];
 
+/// Every output of the requestor (`TaskRequestorOutput` in requestor.d.ts /
+/// `TextTaskRequestorOutput` in index.d.ts), read by `TaskRequestor` (object mode,
+/// pkg-template/requestor.js) through `TextTaskRequestor.outputShapes()`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+pub(crate) const REQUESTOR_OUTPUTS: &[OutputShape] = &[
+    shape("send", &["message", "requestId", "mcpName"], &["message", "requestId"], Some("message")),
+    shape("created", &["callId", "taskId", "task"], &["callId", "task"], None),
+    shape("plainResponse", &["callId", "response"], &["callId", "response"], Some("response")),
+    shape("callRefused", &["callId", "response"], &["callId", "response"], Some("response")),
+    shape("status", &["callId", "taskId", "task"], &["callId", "task"], None),
+    shape("inputRequest", &["callId", "taskId", "requestId", "request"], &["callId", "requestId", "request"], None),
+    shape("progress", &["callId", "taskId", "notification"], &["callId", "notification"], None),
+    shape("finished", &["callId", "taskId", "status", "response"], &["callId", "response"], Some("response")),
+    shape("lost", &["callId", "taskId", "error"], &["callId", "error"], None),
+    shape("retrying", &["callId", "taskId", "method", "response"], &["callId", "response"], None),
+    shape("cancelAnswered", &["callId", "taskId", "response"], &["callId", "response"], None),
+    shape("listed", &["tasks", "error"], &["tasks", "error"], None),
+    shape("forward", &["message"], &["message"], Some("message")),
+];
+
 /// The keys of one options interface.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) fn option_keys(interface: &str) -> &'static [&'static str] {
@@ -108,11 +128,119 @@ pub(crate) fn option_keys(interface: &str) -> &'static [&'static str] {
 
 #[cfg(test)]
 mod tests {
-    use super::{OutputShape, ENGINE_OPTION_KEYS, ENGINE_OUTPUTS};
+    use super::{OutputShape, ENGINE_OPTION_KEYS, ENGINE_OUTPUTS, REQUESTOR_OUTPUTS};
     use crate::{AuditAction, HostError, TaskStatus};
-    use std::collections::BTreeSet;
+    use std::collections::{BTreeMap, BTreeSet};
 
     const DTS: &str = include_str!("../pkg-template/index.d.ts");
+    const REQUESTOR_DTS: &str = include_str!("../pkg-template/requestor.d.ts");
+
+    /// `kind` → field → (type, optional) of `export type NAME = | { kind: 'a'; ... } | ...;`
+    /// in `source`, comments left out.
+    fn inline_union(source: &str, name: &str) -> BTreeMap<String, BTreeMap<String, (String, bool)>> {
+        let start = source.find(&format!("export type {name} =")).unwrap_or_else(|| panic!("no type {name}"));
+        let mut text = String::new();
+        let mut rest = &source[start..];
+        // Comments out, so that their braces and semicolons do not count.
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix("/*") {
+                rest = &after[after.find("*/").map_or(after.len(), |i| i + 2)..];
+            } else if let Some(after) = rest.strip_prefix("//") {
+                rest = &after[after.find('\n').unwrap_or(after.len())..];
+            } else {
+                let c = rest.chars().next().unwrap();
+                text.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        let mut members = BTreeMap::new();
+        let (mut depth, mut body) = (0, String::new());
+        for c in text[text.find('=').unwrap() + 1..].chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    if depth == 1 {
+                        body.clear();
+                        continue;
+                    }
+                }
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let fields: BTreeMap<String, (String, bool)> = body
+                            .split([';', '\n'])
+                            .map(str::trim)
+                            .filter(|f| !f.is_empty())
+                            .map(|f| {
+                                let (key, ty) = f.split_once(':').unwrap_or_else(|| panic!("{name}: no type in {f}"));
+                                let optional = key.ends_with('?');
+                                (key.trim_end_matches('?').trim().to_owned(), (ty.trim().to_owned(), optional))
+                            })
+                            .collect();
+                        let kind =
+                            fields.get("kind").unwrap_or_else(|| panic!("{name}: a member without kind")).0.trim_matches('\'').to_owned();
+                        members.insert(kind, fields);
+                        continue;
+                    }
+                }
+                ';' if depth == 0 => break,
+                _ => {}
+            }
+            if depth >= 1 {
+                body.push(c);
+            }
+        }
+        members
+    }
+
+    /// Holds two inline unions (object mode in `object`, the text class in `text`) to a table of outputs.
+    fn check_inline_outputs(shapes: &[OutputShape], (object_src, object_union): (&str, &str), (text_src, text_union): (&str, &str)) {
+        let objects = inline_union(object_src, object_union);
+        let texts = inline_union(text_src, text_union);
+        let kinds: BTreeSet<&str> = shapes.iter().map(|s| s.kind).collect();
+        assert_eq!(objects.keys().map(String::as_str).collect::<BTreeSet<_>>(), kinds, "{object_union} kinds vs the table");
+        assert_eq!(texts.keys().map(String::as_str).collect::<BTreeSet<_>>(), kinds, "{text_union} kinds vs the table");
+        for shape in shapes {
+            let mut expected: BTreeSet<String> = shape.fields.iter().map(|f| f.trim_end_matches('?').to_owned()).collect();
+            expected.insert("kind".to_owned());
+            let text = &texts[shape.kind];
+            assert_eq!(text.keys().cloned().collect::<BTreeSet<_>>(), expected, "{text_union} {} vs the fields emitted", shape.kind);
+            let object = &objects[shape.kind];
+            let mut object_keys = expected.clone();
+            if let Some(t) = shape.text {
+                assert!(shape.json.contains(&t), "{}: text field {t} is a JSON field", shape.kind);
+                object_keys.insert("text".to_owned());
+                assert_eq!(object["text"], ("string".to_owned(), false), "{object_union} {}.text", shape.kind);
+            }
+            assert_eq!(object.keys().cloned().collect::<BTreeSet<_>>(), object_keys, "{object_union} {} vs object mode", shape.kind);
+            for f in shape.fields {
+                let optional = f.ends_with('?');
+                let f = f.trim_end_matches('?');
+                assert_eq!(text[f].1, optional, "{text_union} {}.{f} optional", shape.kind);
+                assert_eq!(object[f].1, optional, "{object_union} {}.{f} optional", shape.kind);
+            }
+            for f in shape.json {
+                let text_type = &text[*f].0;
+                assert!(
+                    text_type == "string" || text_type == "string | null",
+                    "{text_union} {}.{f} is JSON text, declared {text_type}",
+                    shape.kind
+                );
+                let object_type = &object[*f].0;
+                assert!(
+                    !object_type.split('|').any(|t| t.trim() == "string"),
+                    "{object_union} {}.{f} is parsed, declared {object_type}",
+                    shape.kind
+                );
+            }
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn requestor_output_unions_match_the_outputs_table() {
+        check_inline_outputs(REQUESTOR_OUTPUTS, (REQUESTOR_DTS, "TaskRequestorOutput"), (DTS, "TextTaskRequestorOutput"));
+    }
 
     /// The body of `export interface NAME {` ... `}` (top-level braces only).
     fn interface_body(name: &str) -> &'static str {

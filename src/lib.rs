@@ -38,7 +38,7 @@ mod wasm;
 pub use crate::audit::{AuditAction, AuditEvent};
 pub use crate::config::{Capabilities, Config, Limits, StoreMode, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
-pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskPage, TaskSupport};
+pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskBinding, TaskPage, TaskSupport};
 pub use crate::error::HostError;
 pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};

@@ -2,6 +2,7 @@
 
 use crate::audit::AuditEvent;
 use crate::core::RequestKind;
+use crate::protocol::raw_id::RawId;
 
 /// One item from [`Engine::poll_output`](crate::Engine::poll_output).
 #[derive(Debug, Clone, PartialEq)]
@@ -39,7 +40,7 @@ pub struct Transmit {
     /// The raw JSON id of the waiting `tasks/result` request this message
     /// answers or travels with (over Streamable HTTP: that request's SSE stream).
     /// `None` for messages that go on any stream the context has open.
-    pub in_reply_to: Option<String>,
+    pub in_reply_to: Option<RawId>,
     /// The JSON-RPC message text.
     pub message: String,
 }
@@ -61,7 +62,7 @@ pub enum Event {
     Expired { task_id: String, context: Option<String>, was_terminal: bool },
     /// The requestor answered a side-channel request of the task (see
     /// [`request_input`](crate::Engine::request_input)). `response` is the JSON-RPC response text.
-    InputResponse { task_id: String, context: Option<String>, request_id: String, response: String },
+    InputResponse { task_id: String, context: Option<String>, request_id: RawId, response: String },
     /// A record for the host's audit log (only with [`Config::audit`](crate::Config::audit)).
     Audit(AuditEvent),
     /// The output queue was full ([`Limits::max_pending_outputs`](crate::Limits::max_pending_outputs)):

@@ -110,7 +110,7 @@ fn side_channel_ids_never_repeat_for_the_engines_lifetime() {
     for round in 0..3 {
         let id = rig.engine.request_input(&t, "elicitation/create", ELICIT).unwrap();
         assert!(seen.insert(id.clone()), "round {round}: {id} was used before");
-        let answer = json!({"jsonrpc": "2.0", "id": serde_json::from_str::<Value>(&id).unwrap(), "result": {"action": "decline"}});
+        let answer = json!({"jsonrpc": "2.0", "id": serde_json::from_str::<Value>(id.as_str()).unwrap(), "result": {"action": "decline"}});
         assert_eq!(rig.raw(&answer.to_string(), A), None);
         assert_eq!(rig.status(A, &t), "working", "answered before the next one");
     }

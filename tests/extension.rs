@@ -5,7 +5,7 @@
 
 mod common;
 use common::*;
-use mcp_task_core::{Config, Dialect, Engine, Event, Inbound, ManualClock, Output, SequentialIds, TaskStatus, TaskSupport};
+use mcp_task_core::{Config, Dialect, Engine, Event, Inbound, ManualClock, Output, RawId, SequentialIds, TaskStatus, TaskSupport};
 use serde_json::{json, Value};
 
 const A: Option<&str> = Some("a");
@@ -245,8 +245,8 @@ fn input_requests_are_listed_and_answered_by_update() {
     let got = x.get(A, &id);
     assert_eq!(got["status"], "input_required");
     let keys: Vec<String> = got["inputRequests"].as_object().unwrap().keys().cloned().collect();
-    let k1: String = serde_json::from_str(&first).unwrap();
-    let k2: String = serde_json::from_str(&second).unwrap();
+    let k1 = first.as_string_id().unwrap();
+    let k2 = second.as_string_id().unwrap();
     assert_eq!(keys.len(), 2);
     assert!(keys.contains(&k1) && keys.contains(&k2));
     assert_eq!(got["inputRequests"][&k1]["method"], "elicitation/create");
@@ -257,7 +257,7 @@ fn input_requests_are_listed_and_answered_by_update() {
     let ack = x.result(A, "tasks/update", json!({"taskId": id, "inputResponses": {k1.clone(): {"action": "accept", "content": {"name": "Luca"}}, "never-issued": {"action": "decline"}}}), "UpdateTaskResult");
     assert_eq!(ack, json!({"resultType": "complete"}));
     let outs = x.drain();
-    let answers: Vec<(String, Value)> = outs
+    let answers: Vec<(RawId, Value)> = outs
         .iter()
         .filter_map(|o| match o {
             Output::Event(Event::InputResponse { request_id, response, .. }) => {
@@ -348,7 +348,7 @@ fn status_notifications_go_only_to_subscribed_streams() {
     x.engine.set_status_message(&id, Some("half way")).unwrap();
     x.engine.request_input(&id, "elicitation/create", ELICIT).unwrap();
     x.engine.complete(&other, r#"{"content":[]}"#).unwrap();
-    let sent: Vec<(Option<String>, Value)> = x
+    let sent: Vec<(Option<RawId>, Value)> = x
         .drain()
         .into_iter()
         .filter_map(|o| match o {
@@ -358,7 +358,7 @@ fn status_notifications_go_only_to_subscribed_streams() {
         .collect();
     assert_eq!(sent.len(), 3, "{sent:?}");
     for (stream, n) in &sent {
-        assert_eq!(stream.as_deref(), Some("\"sub-1\""));
+        assert_eq!(stream.as_ref(), Some(&RawId::string("sub-1")));
         assert_eq!(n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "sub-1");
     }
     assert_eq!(sent[1].1["params"]["status"], "input_required");
@@ -372,7 +372,7 @@ fn status_notifications_go_only_to_subscribed_streams() {
     pushed.as_object_mut().unwrap().remove("_meta");
     assert_eq!(pushed, now);
     // Stream closed: nothing more.
-    assert_eq!(x.engine.unlisten_tasks("\"sub-1\"", A), 1);
+    assert_eq!(x.engine.unlisten_tasks(&RawId::string("sub-1"), A), 1);
     x.engine.set_status_message(&id, Some("later")).unwrap();
     assert!(x.drain().is_empty());
     // A client that did not declare the extension: -32021 for its subscribe.

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use mcp_task_core::{Event, Output};
+use mcp_task_core::{Event, Output, RawId};
 use serde_json::{json, Value};
 
 const A: Option<&str> = Some("session-a");
@@ -72,7 +72,7 @@ fn lifecycle_with_elicitation_round_trip() {
     let status = sent.iter().find(|m| m.2["method"] == "notifications/tasks/status").unwrap();
     assert_eq!(status.2["params"]["status"], "completed");
     let payload = sent.iter().find(|m| m.2.get("result").is_some()).expect("the deferred response");
-    let on: Value = serde_json::from_str(payload.1.as_deref().unwrap()).unwrap();
+    let on: Value = serde_json::from_str(payload.1.as_ref().map(RawId::as_str).unwrap()).unwrap();
     assert_eq!(payload.2["id"], on, "answers the waiting tasks/result");
     assert_eq!(payload.2["result"]["content"][0]["text"], "Sunny in Paris");
     assert_eq!(payload.2["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"], id);

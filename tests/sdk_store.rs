@@ -4,10 +4,12 @@
 
 mod common;
 use common::*;
-use mcp_task_core::{Config, Limits, Outcome, RequestKind, TtlRequest};
+use mcp_task_core::{Config, Limits, Outcome, RequestKind, TaskBinding, TtlRequest};
 
 const A: Option<&str> = Some("a");
 const B: Option<&str> = Some("b");
+const AS_A: Option<TaskBinding<&str>> = Some(TaskBinding::Context("a"));
+const AS_B: Option<TaskBinding<&str>> = Some(TaskBinding::Context("b"));
 const PING: &str = r#"{"type":"request","message":{"jsonrpc":"2.0","id":0,"method":"ping"},"timestamp":0}"#;
 
 fn note(n: u32) -> String {
@@ -120,10 +122,10 @@ fn message_queue_belongs_to_the_task_context_and_is_fifo() {
     let id = create(&mut rig, A);
     // Named no context: the queue takes the task's.
     rig.engine.enqueue_message(&id, None, &note(1), None).unwrap();
-    assert_eq!(rig.engine.enqueue_message(&id, Some(B), &note(2), None).unwrap_err().message, format!("Task not found: {id}"));
+    assert_eq!(rig.engine.enqueue_message(&id, AS_B, &note(2), None).unwrap_err().message, format!("Task not found: {id}"));
     assert!(rig.engine.dequeue_messages(&id, B, true).is_empty());
     assert!(rig.engine.dequeue_messages(&id, None, true).is_empty());
-    rig.engine.enqueue_message(&id, Some(A), &note(2), None).unwrap();
+    rig.engine.enqueue_message(&id, AS_A, &note(2), None).unwrap();
     assert_eq!(rig.engine.queued_message_count(Some(&id)), 2);
     assert_eq!(rig.engine.dequeue_messages(&id, A, false), vec![note(1)]);
     assert_eq!(rig.engine.dequeue_messages(&id, A, true), vec![note(2)]);
@@ -132,7 +134,7 @@ fn message_queue_belongs_to_the_task_context_and_is_fifo() {
     rig.engine.enqueue_message("loose", None, PING, None).unwrap();
     assert_eq!(rig.engine.dequeue_messages("loose", B, false), vec![PING.to_owned()]);
     for bad in ["null", "[]", r#"{"type":"other"}"#, "{", r#"{"message":{}}"#] {
-        let e = rig.engine.enqueue_message(&id, Some(A), bad, None).unwrap_err();
+        let e = rig.engine.enqueue_message(&id, AS_A, bad, None).unwrap_err();
         assert_eq!((e.code, e.rpc_code), ("invalid_argument", -32602), "{bad}");
     }
     assert_eq!(rig.engine.queued_message_count(None), 0);
@@ -143,7 +145,7 @@ fn message_queue_belongs_to_the_task_context_and_is_fifo() {
 fn message_queue_survives_the_task_end_and_goes_with_its_expiry() {
     let mut rig = Rig::server();
     let id = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(1_000), None).unwrap().task_id;
-    rig.engine.enqueue_message(&id, Some(A), PING, None).unwrap();
+    rig.engine.enqueue_message(&id, AS_A, PING, None).unwrap();
     rig.engine.complete(&id, r#"{"content":[]}"#).unwrap();
     assert_eq!(rig.engine.queued_message_count(Some(&id)), 1, "read before the result");
     rig.clock.advance(1_000);
@@ -156,18 +158,18 @@ fn message_queue_survives_the_task_end_and_goes_with_its_expiry() {
 fn message_queue_limit_is_the_side_channel_limit() {
     let mut rig = Rig::new(Config { limits: Limits { max_queued_messages_per_task: 3, ..Limits::default() }, ..Config::default() });
     for n in 0..3 {
-        rig.engine.enqueue_message("t", Some(A), &note(n), None).unwrap();
+        rig.engine.enqueue_message("t", AS_A, &note(n), None).unwrap();
     }
-    let e = rig.engine.enqueue_message("t", Some(A), &note(3), None).unwrap_err();
+    let e = rig.engine.enqueue_message("t", AS_A, &note(3), None).unwrap_err();
     assert_eq!((e.code, e.rpc_code), ("limit_exceeded", -32603));
     assert_eq!(e.message, "Task message queue overflow: task t already has 3 queued messages (limit 3)");
-    let e = rig.engine.enqueue_message("u", Some(A), &note(0), Some(0)).unwrap_err();
+    let e = rig.engine.enqueue_message("u", AS_A, &note(0), Some(0)).unwrap_err();
     assert_eq!(e.message, "Task message queue overflow: task u already has 0 queued messages (limit 0)", "a call's cap lowers it");
     // No cap at all: what a drop-in for an unbounded queue configures.
     let mut rig =
         Rig::new(Config { limits: Limits { max_queued_messages_per_task: usize::MAX, ..Limits::default() }, ..Config::default() });
     for n in 0..1_001 {
-        rig.engine.enqueue_message("t", Some(A), &note(n), None).unwrap();
+        rig.engine.enqueue_message("t", AS_A, &note(n), None).unwrap();
     }
     assert_eq!(rig.engine.queued_message_count(Some("t")), 1_001);
 }

@@ -150,7 +150,9 @@ fuzz_target!(|steps: Vec<Step>| {
                 let _ = e.listen_tasks(&m, ctx(c));
             }
             Step::Unlisten { ctx: c, sub } => {
-                let _ = e.unlisten_tasks(&sub.to_string(), ctx(c));
+                if let Ok(sub) = mcp_task_core::RawId::parse(&sub.to_string()) {
+                    let _ = e.unlisten_tasks(&sub, ctx(c));
+                }
             }
         }
         // Invariants: outputs drain; after handle_timeout no deadline is due.

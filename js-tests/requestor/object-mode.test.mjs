@@ -17,6 +17,19 @@ after(() => pkg?.cleanup());
 
 const ELICIT = JSON.stringify({ mode: 'form', message: 'Units?', requestedSchema: { type: 'object', properties: {} } });
 
+/** Every output has exactly the fields of its kind in the Rust outputs table (plus `text` where it keeps one). */
+function assertShape(output) {
+  const shape = mod.TextTaskRequestor.outputShapes()[output.kind];
+  assert.ok(shape, `a kind of the table: ${output.kind}`);
+  const expected = ['kind', ...shape.fields.map((f) => f.replace(/\?$/, '')), ...(shape.text === null ? [] : ['text'])];
+  assert.deepEqual(Object.keys(output).sort(), expected.sort(), `${output.kind} fields`);
+  // Parsed: objects, or ids as the values they are (a string id loses its JSON quotes).
+  for (const field of shape.json) {
+    const value = output[field];
+    assert.ok(typeof value !== 'string' || !value.startsWith('"'), `${output.kind}.${field} is parsed: ${value}`);
+  }
+}
+
 /** An object-mode requestor wired to a text-mode engine in memory. */
 function pair() {
   const clock = manualClock();
@@ -30,6 +43,7 @@ function pair() {
       moved = false;
       for (let o; (o = requestor.pollOutput()) !== null; ) {
         moved = true;
+        assertShape(o);
         if (o.kind === 'send') {
           sent.push(o);
           const reply = engine.handle(o.text, 'me');

@@ -81,7 +81,7 @@ impl Engine {
 
     /// The stream of `subscriptions/listen` request `subscription_id` (raw
     /// JSON id) closed: stop sending on it. Returns how many task follows ended.
-    pub fn unlisten_tasks(&mut self, subscription_id: &str, context: Option<&str>) -> usize {
-        self.subscriptions.remove_stream(subscription_id, context)
+    pub fn unlisten_tasks(&mut self, subscription_id: &crate::RawId, context: Option<&str>) -> usize {
+        self.subscriptions.remove_stream(subscription_id.as_str(), context)
     }
 }

@@ -10,6 +10,7 @@ use crate::output::Event;
 use crate::protocol::extension;
 use crate::protocol::jsonrpc::{first_byte, json_string, present};
 use crate::protocol::legacy::{self, RELATED_TASK};
+use crate::protocol::raw_id::RawId;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt::Write;
@@ -211,7 +212,7 @@ impl Engine {
     ///
     /// The answer comes back as [`Event::InputResponse`] (a JSON-RPC response
     /// either way). Returns the request's raw JSON id.
-    pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<&str>) -> Result<String, HostError> {
+    pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<&str>) -> Result<RawId, HostError> {
         let now = self.tick();
         let t = self.running(task_id)?;
         let (status, dialect) = (t.status, t.dialect);
@@ -245,7 +246,7 @@ impl Engine {
         if let (Delivery::Now(waiter), Some(message)) = (delivery, message) {
             self.send(waiter.context, Some(waiter.id), message);
         }
-        Ok(request_id)
+        Ok(RawId::trusted(request_id))
     }
 
     /// `"<task>/input/<n>"` with the task's own counter: task IDs are unique

@@ -13,7 +13,7 @@ mod subscriptions;
 pub use crate::core::TaskSupport;
 pub use rate::RateLimit;
 
-pub use store::{StoreError, TaskPage};
+pub use store::{StoreError, TaskBinding, TaskPage};
 
 use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
@@ -25,6 +25,7 @@ use crate::ids::BoxedIdSource;
 use crate::output::{Event, Output, Transmit};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};
 use crate::protocol::legacy;
+use crate::protocol::raw_id::RawId;
 use crate::protocol::Dialect;
 use crate::time::BoxedClock;
 use channel::Channels;
@@ -381,7 +382,7 @@ impl Engine {
     }
 
     fn send(&mut self, context: Option<String>, in_reply_to: Option<String>, message: String) {
-        self.outputs.push_back(Output::Send(Transmit { context, in_reply_to, message }));
+        self.outputs.push_back(Output::Send(Transmit { context, in_reply_to: in_reply_to.map(RawId::trusted), message }));
     }
 
     /// A notification for the peer (status, progress): dropped when the queue is full.
@@ -410,7 +411,7 @@ impl Engine {
             self.subscriptions.forget_task(task_id);
         }
         for (context, stream, message) in sends {
-            self.push(Output::Send(Transmit { context, in_reply_to: stream, message }), true);
+            self.push(Output::Send(Transmit { context, in_reply_to: stream.map(RawId::trusted), message }), true);
         }
     }
 

@@ -295,7 +295,7 @@ impl Engine {
         self.event(Event::InputResponse {
             task_id: task_id.clone(),
             context: context.map(str::to_owned),
-            request_id: id.to_owned(),
+            request_id: crate::RawId::trusted(id),
             response,
         });
         let waiting = self.table.get(&task_id).is_some_and(|t| t.status == TaskStatus::InputRequired);

@@ -94,7 +94,7 @@ impl Engine {
     /// TTL policy applied. No [`Execute`](crate::Event::Execute) event is emitted.
     ///
     /// ```
-    /// use mcp_task_core::{Engine, RequestKind, TtlRequest};
+    /// use mcp_task_core::{Engine, RequestKind, TaskBinding, TtlRequest};
     /// let mut engine = Engine::new(Default::default());
     /// let task = engine.create_task(Some("alice"), RequestKind::ToolsCall, TtlRequest::Ms(0), None).unwrap();
     /// assert_eq!(task.ttl_ms, Some(0));
@@ -238,22 +238,22 @@ impl Engine {
 
     /// The context of a live task, whichever it is (host-side, like
     /// [`has_task`](Self::has_task): never answer a peer with it). `None` when no
-    /// live task has this ID; `Some(None)` for a task created without a context.
+    /// live task has this ID.
     /// A host that acts on a task for itself (not for a peer) looks its context up
     /// here, then calls the context-scoped store methods with it.
     ///
     /// ```
-    /// use mcp_task_core::{Engine, RequestKind, TtlRequest};
+    /// use mcp_task_core::{Engine, RequestKind, TaskBinding, TtlRequest};
     /// let mut engine = Engine::new(Default::default());
     /// let task = engine.create_task(Some("alice"), RequestKind::ToolsCall, TtlRequest::Ms(100), None).unwrap();
-    /// assert_eq!(engine.task_context(&task.task_id), Some(Some("alice".to_owned())));
+    /// assert_eq!(engine.task_context(&task.task_id), Some(TaskBinding::Context("alice".to_owned())));
     /// assert_eq!(engine.task_context("nope"), None);
     /// let mine = engine.create_task(None, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
-    /// assert_eq!(engine.task_context(&mine.task_id), Some(None));
+    /// assert_eq!(engine.task_context(&mine.task_id), Some(TaskBinding::Unbound));
     /// ```
-    pub fn task_context(&mut self, task_id: &str) -> Option<Option<String>> {
+    pub fn task_context(&mut self, task_id: &str) -> Option<TaskBinding> {
         self.tick();
-        self.table.get(task_id).map(|t| t.context().map(str::to_owned))
+        self.table.get(task_id).map(|t| TaskBinding::from_context(t.context()).map(str::to_owned))
     }
 
     /// How many live tasks the engine holds.
@@ -356,18 +356,18 @@ impl Engine {
     /// context is refused as if there were no such task.
     ///
     /// ```
-    /// use mcp_task_core::Engine;
+    /// use mcp_task_core::{Engine, TaskBinding};
     /// let mut engine = Engine::new(Default::default());
     /// let ping = r#"{"type":"request","message":{"jsonrpc":"2.0","id":0,"method":"ping"},"timestamp":0}"#;
-    /// engine.enqueue_message("t1", Some(Some("a")), ping, None).unwrap();
-    /// assert_eq!(engine.enqueue_message("t1", Some(Some("b")), ping, None).unwrap_err().code, "unknown_task");
+    /// engine.enqueue_message("t1", Some(TaskBinding::Context("a")), ping, None).unwrap();
+    /// assert_eq!(engine.enqueue_message("t1", Some(TaskBinding::Context("b")), ping, None).unwrap_err().code, "unknown_task");
     /// assert!(engine.dequeue_messages("t1", Some("b"), true).is_empty());
     /// assert_eq!(engine.dequeue_messages("t1", Some("a"), false), vec![ping.to_owned()]);
     /// ```
     pub fn enqueue_message(
         &mut self,
         task_id: &str,
-        context: Option<Option<&str>>,
+        context: Option<TaskBinding<&str>>,
         message_json: &str,
         max_size: Option<usize>,
     ) -> Result<(), StoreError> {
@@ -383,7 +383,8 @@ impl Engine {
         let limit =
             max_size.map_or(self.config.limits.max_queued_messages_per_task, |m| m.min(self.config.limits.max_queued_messages_per_task));
         let owner = self.table.get(task_id).map(|t| t.context());
-        match self.channels.enqueue_message(task_id, owner, context, message_json.to_owned(), limit) {
+        let named = context.map(TaskBinding::context);
+        match self.channels.enqueue_message(task_id, owner, named, message_json.to_owned(), limit) {
             Ok(()) => Ok(()),
             Err(EnqueueRefusal::OtherContext) => Err(StoreError::not_found(task_id)),
             Err(EnqueueRefusal::Full { queued, limit }) => Err(StoreError {
@@ -410,5 +411,39 @@ impl Engine {
     /// Drops every queued message of every task.
     pub fn clear_messages(&mut self) {
         self.channels.drop_messages(None);
+    }
+}
+
+/// Which requestor context a task belongs to: [`Engine::task_context`] answers
+/// with one, and [`Engine::enqueue_message`] takes one for the context a caller
+/// names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskBinding<S = String> {
+    /// Created for this context (a session, a tenant): only it sees the task.
+    Context(S),
+    /// Created without a context (a host with no sessions): only calls that
+    /// name no context see it.
+    Unbound,
+}
+
+impl<S> TaskBinding<S> {
+    fn from_context(context: Option<S>) -> Self {
+        context.map_or(TaskBinding::Unbound, TaskBinding::Context)
+    }
+
+    /// `Some(context)`, or `None` when unbound.
+    pub fn context(self) -> Option<S> {
+        match self {
+            TaskBinding::Context(c) => Some(c),
+            TaskBinding::Unbound => None,
+        }
+    }
+
+    /// The same binding with the context mapped.
+    pub fn map<T>(self, f: impl FnOnce(S) -> T) -> TaskBinding<T> {
+        match self {
+            TaskBinding::Context(c) => TaskBinding::Context(f(c)),
+            TaskBinding::Unbound => TaskBinding::Unbound,
+        }
     }
 }

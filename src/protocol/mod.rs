@@ -8,6 +8,7 @@ pub mod extension;
 pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
+pub mod raw_id;
 pub(crate) mod task_members;
 
 use crate::config::{Capabilities, Config};

@@ -5,13 +5,12 @@
 //! back what arrives.
 
 mod decide;
-mod raw_id;
 mod schedule;
 mod state;
 mod view;
 
+pub use crate::protocol::raw_id::RawId;
 pub use decide::{should_augment, Decision};
-pub use raw_id::RawId;
 pub use schedule::PollPolicy;
 pub use view::TaskView;
 

@@ -128,6 +128,20 @@ fn opt_str(value: Option<String>) -> JsValue {
     value.map_or(JsValue::NULL, JsValue::from)
 }
 
+/// `{ [kind]: { fields, json, text } }` of an outputs table, for the object-mode wrappers.
+fn output_shapes_object(shapes: &[crate::js_names::OutputShape]) -> JsValue {
+    let strings = |list: &[&str]| list.iter().map(|s| JsValue::from(*s)).collect::<js_sys::Array>();
+    let all = Object::new();
+    for shape in shapes {
+        let obj = Object::new();
+        set(&obj, "fields", strings(shape.fields));
+        set(&obj, "json", strings(shape.json));
+        set(&obj, "text", shape.text.map_or(JsValue::NULL, JsValue::from));
+        set(&all, shape.kind, obj);
+    }
+    all.into()
+}
+
 fn task_json(task: crate::Task) -> String {
     task.to_json()
 }
@@ -231,6 +245,7 @@ impl TaskEngine {
     ) -> Result<usize, JsValue> {
         let id = string_arg(&subscription_id, "subscriptionId")?;
         let context = opt_string_arg(&context, "context")?;
+        let id = crate::RawId::parse(&id).map_err(host_error)?;
         Ok(self.engine()?.unlisten_tasks(&id, context.as_deref()))
     }
 
@@ -277,16 +292,7 @@ impl TaskEngine {
     /// mode keeps as exact text.
     #[wasm_bindgen(js_name = outputShapes, unchecked_return_type = "OutputShapes")]
     pub fn output_shapes() -> JsValue {
-        let strings = |list: &[&str]| list.iter().map(|s| JsValue::from(*s)).collect::<js_sys::Array>();
-        let all = Object::new();
-        for shape in crate::js_names::ENGINE_OUTPUTS {
-            let obj = Object::new();
-            set(&obj, "fields", strings(shape.fields));
-            set(&obj, "json", strings(shape.json));
-            set(&obj, "text", shape.text.map_or(JsValue::NULL, JsValue::from));
-            set(&all, shape.kind, obj);
-        }
-        all.into()
+        output_shapes_object(crate::js_names::ENGINE_OUTPUTS)
     }
 
     /// The next output (`{kind: "send" | "execute" | "forward" | "cancelled" | "expired" | "inputResponse" | "audit" | "outputsDropped", ...}`), or `null`.
@@ -294,7 +300,7 @@ impl TaskEngine {
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
         match out {
-            Output::Send(t) => outputs::send_output(t.context, t.in_reply_to, t.message),
+            Output::Send(t) => outputs::send_output(t.context, t.in_reply_to.map(String::from), t.message),
             Output::Persist(p) => {
                 let obj = Object::new();
                 set(&obj, "kind", "persist");
@@ -312,7 +318,7 @@ impl TaskEngine {
             Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(task_id, context),
             Output::Event(Event::Expired { task_id, context, was_terminal }) => outputs::expired_output(task_id, context, was_terminal),
             Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
-                outputs::input_response_output(task_id, context, request_id, response)
+                outputs::input_response_output(task_id, context, request_id.into(), response)
             }
             Output::Event(Event::OutputsDropped { count }) => {
                 let obj = Object::new();
@@ -419,7 +425,7 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, method) = (string_arg(&task_id, "taskId")?, string_arg(&method, "method")?);
         let params_json = opt_string_arg(&params_json, "paramsJson")?;
-        self.engine()?.request_input(&task_id, &method, params_json.as_deref()).map_err(host_error)
+        self.engine()?.request_input(&task_id, &method, params_json.as_deref()).map(String::from).map_err(host_error)
     }
 
     /// `input_required` → `working`; returns the task JSON.
@@ -526,7 +532,7 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = taskContext, unchecked_return_type = "string | null | undefined")]
     pub fn task_context(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(self.engine()?.task_context(&task_id).map_or(JsValue::UNDEFINED, opt_str))
+        Ok(self.engine()?.task_context(&task_id).map_or(JsValue::UNDEFINED, |binding| opt_str(binding.context())))
     }
 
     /// Store API: the task JSON as `context` may see it, or `null`.

@@ -204,6 +204,14 @@ impl TaskRequestor {
         Ok(self.requestor()?.request_failed(&raw_id(string_arg(&request_id, "requestId")?, true)?))
     }
 
+    /// The fields of every output kind (`{ [kind]: { fields, json, text } }`, from
+    /// [`crate::js_names::REQUESTOR_OUTPUTS`]): which hold JSON text, and which one
+    /// object mode keeps as exact text.
+    #[wasm_bindgen(js_name = outputShapes, unchecked_return_type = "RequestorOutputShapes")]
+    pub fn output_shapes() -> JsValue {
+        super::output_shapes_object(crate::js_names::REQUESTOR_OUTPUTS)
+    }
+
     /// The next output, or `null`.
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> JsValue {

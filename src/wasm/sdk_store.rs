@@ -104,7 +104,7 @@ impl TaskEngine {
         let (task_id, message_json) = (string_arg(&task_id, "taskId")?, string_arg(&message_json, "messageJson")?);
         let context = opt_string_arg(&context, "context")?;
         let max_size = opt_cap(&max_size, "maxSize")?;
-        let named = context.as_deref().map(Some);
+        let named = context.as_deref().map(crate::TaskBinding::Context);
         self.engine()?.enqueue_message(&task_id, named, &message_json, max_size).map_err(store_error)
     }
 

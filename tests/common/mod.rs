@@ -4,7 +4,7 @@
 
 pub mod wire;
 
-use mcp_task_core::{Config, Engine, Event, ManualClock, Output, SequentialIds, TaskSupport, Transmit};
+use mcp_task_core::{Config, Engine, Event, ManualClock, Output, RawId, SequentialIds, TaskSupport, Transmit};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
@@ -187,7 +187,7 @@ impl Rig {
     }
 
     /// Drained messages as JSON values, with their routing.
-    pub fn sent(&mut self) -> Vec<(Option<String>, Option<String>, Value)> {
+    pub fn sent(&mut self) -> Vec<(Option<String>, Option<RawId>, Value)> {
         self.drain()
             .into_iter()
             .filter_map(|o| match o {

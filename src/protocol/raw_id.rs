@@ -1,4 +1,4 @@
-//! JSON-RPC ids as the requestor's public API hands them out: the raw JSON
+//! JSON-RPC ids as the public API hands them out (the engine and the requestor): the raw JSON
 //! text of the id, so that `"7"` (a string) and `7` (a number) stay apart.
 
 use crate::error::HostError;
@@ -88,5 +88,17 @@ impl PartialEq<&str> for RawId {
 impl From<RawId> for String {
     fn from(id: RawId) -> String {
         id.0
+    }
+}
+
+impl PartialEq<RawId> for String {
+    fn eq(&self, other: &RawId) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<RawId> for &str {
+    fn eq(&self, other: &RawId) -> bool {
+        *self == other.0
     }
 }
