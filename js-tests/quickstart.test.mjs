@@ -50,7 +50,8 @@ before(async () => {
     fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', dep), path.join(pkg.dir, 'node_modules', dep), 'dir');
   }
   fs.cpSync(QUICKSTART, pkg.dir, { recursive: true });
-  sdk1 = await startSdkServer(pkg);
+  await bundlePage();
+  sdk1 = await startSdkServer(pkg, { stepMs: 100 });
   sdk2 = await startSdk2Server();
 });
 
@@ -142,9 +143,9 @@ test('quickstart/engine-loop.mjs: a bare TaskEngine loop serves a task over stdi
 });
 
 /** main.js bundled as a user would (esbuild, the .wasm as a file), beside index.html. */
-async function bundlePage() {
+function bundlePage() {
   const dir = path.join(pkg.dir, 'browser');
-  await esbuild.build({
+  return esbuild.build({
     entryPoints: [path.join(dir, 'main.js')],
     outdir: path.join(dir, 'dist'),
     bundle: true,
@@ -153,7 +154,6 @@ async function bundlePage() {
     loader: { '.wasm': 'file' },
     logLevel: 'silent',
   });
-  return dir;
 }
 
 /**
@@ -162,7 +162,6 @@ async function bundlePage() {
  * Returns the log lines, the progress bar and the second task's id.
  */
 async function drivePage(serverUrl, first, second) {
-  const dir = await bundlePage();
   return withChromium(
     async (page, baseUrl) => {
       const logLines = () => page.$$eval('#log li', (items) => items.map((li) => li.textContent));
@@ -193,22 +192,24 @@ async function drivePage(serverUrl, first, second) {
       const taskId = /^task (\S+) created$/.exec(secondLog.find((line) => line.endsWith(' created')))[1];
       return { protocol, firstLog, progress, secondLog, taskId };
     },
-    { mounts: { '/': dir }, proxies: { '/mcp': new URL(serverUrl).origin } },
+    { mounts: { '/': path.join(pkg.dir, 'browser') }, proxies: { '/mcp': new URL(serverUrl).origin } },
   );
 }
 
 test('Chromium: the quickstart page over the SDK 2.x StreamableHTTPClientTransport against examples/sdk-server (SDK 1.x)', { timeout: 90_000 }, async () => {
   const { protocol, firstLog, progress, secondLog, taskId } = await drivePage(
     sdk1.url,
-    { tool: 'process_files', args: { files: 3 } },
+    { tool: 'process_files', args: { files: 5 } },
     { tool: 'process_files', args: { files: 100 } },
   );
   assert.equal(protocol, '2025-11-25');
   assert.match(firstLog[0], /^task \S+ created$/);
-  assert.deepEqual(firstLog.filter((line) => line.startsWith('progress')), ['progress 1/3 (file 1)', 'progress 2/3 (file 2)', 'progress 3/3 (file 3)']);
-  assert.deepEqual(progress, { value: 3, max: 3 });
-  assert.ok(firstLog.includes('working: processed 1/3 files') || firstLog.includes('working: processed 2/3 files'), firstLog.join('\n'));
-  assert.equal(firstLog.at(-1), 'result (completed): Processed 3 files');
+  // Progress notifications, in order, and the bar at the last of them.
+  const steps = firstLog.filter((line) => line.startsWith('progress')).map((line) => Number(/^progress (\d)\/5 \(file \1\)$/.exec(line)?.[1]));
+  assert.ok(steps.length >= 1 && steps.every((n, i) => n >= 1 && (i === 0 || n > steps[i - 1])), firstLog.join('\n'));
+  assert.deepEqual(progress, { value: steps.at(-1), max: 5 });
+  assert.ok(firstLog.some((line) => /^working: processed [1-5]\/5 files$/.test(line)), firstLog.join('\n'));
+  assert.equal(firstLog.at(-1), 'result (completed): Processed 5 files');
 
   assert.ok(secondLog.includes('cancelled'), secondLog.join('\n'));
   assert.ok(secondLog.includes(`server: task ${taskId} cancelled`), secondLog.join('\n'));
