@@ -237,14 +237,22 @@ test('use after free() throws an Error, not a trap', () => {
 
 test('a clock or ID source that misbehaves does not break the engine', () => {
   let engineRef;
-  // Re-entering the engine from inside its own clock is refused by wasm-bindgen; the clock
-  // reads as broken (0, clamped) and the call goes on.
-  const reentrant = new mod.TextTaskEngine({ now: () => engineRef.taskCount, tools: { slow: 'required' } });
+  let reenter = false;
+  // Re-entering the engine from inside its own clock is refused by wasm-bindgen: the clock
+  // throws, so the call fails with clock_failed and changes nothing; the next call goes on.
+  const reentrant = new mod.TextTaskEngine({ now: () => (reenter ? engineRef.taskCount : 1_000), tools: { slow: 'required' } });
   engineRef = reentrant;
+  reenter = true;
+  assertEngineError(() => reentrant.createTask('a', 'tools/call'), 'clock_failed');
+  assert.equal(reentrant.taskCount, 0);
+  reenter = false;
   assert.equal(JSON.parse(reentrant.createTask('a', 'tools/call')).status, 'working');
-  const e = new CheckedEngine(mod, { now: () => 'noon', newTaskId: () => { throw new Error('no ids'); }, tools: { slow: 'required' } });
+  // An ID source that throws: the creation fails as an internal error and makes no task.
+  const e = new CheckedEngine(mod, { newTaskId: () => { throw new Error('no ids'); }, tools: { slow: 'required' } });
   assert.equal(e.request('tools/call', { name: 'slow', task: {} }, 'a').error.code, -32603);
   assert.equal(e.engine.taskCount, 0);
+  // A clock that gives no number is refused at once.
+  assertEngineError(() => new mod.TextTaskEngine({ now: () => 'noon' }), 'clock_failed');
 });
 
 test('TextTaskRequestor and shouldAugment: wrong argument types are TypeErrors too', () => {

@@ -127,3 +127,33 @@ for (const className of ['TaskRequestor', 'TextTaskRequestor']) {
     requestor.free();
   });
 }
+
+test('every TextTaskEngine call that may need the time reads the clock exactly once', () => {
+  let reads = 0;
+  const engine = new mod.TextTaskEngine({ now: () => (reads++, 1_000), tools: { slow: 'required' } });
+  const created = JSON.parse(engine.createTask('ctx', 'tools/call', 60_000));
+  const other = JSON.parse(engine.createTask('ctx', 'tools/call', 60_000));
+  const calls = {
+    handle: () => engine.handle(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { taskId: created.taskId } }), 'ctx'),
+    createTask: () => engine.createTask('ctx', 'tools/call', 1_000, undefined, 5),
+    createTaskDefaultInterval: () => engine.createTask('ctx', 'tools/call', 1_000),
+    getTask: () => engine.getTask(created.taskId, 'ctx'),
+    getOutcome: () => engine.getOutcome(created.taskId, 'ctx'),
+    listTasks: () => engine.listTasks('ctx'),
+    hasTask: () => engine.hasTask(created.taskId),
+    taskContext: () => engine.taskContext(created.taskId),
+    setStatusMessage: () => engine.setStatusMessage(created.taskId, 'half way'),
+    reportProgress: () => engine.reportProgress(created.taskId, 1),
+    requestInput: () => engine.requestInput(created.taskId, 'elicitation/create', '{"message":"?","requestedSchema":{"type":"object","properties":{}}}'),
+    updateStatus: () => engine.updateStatus(created.taskId, 'working'),
+    complete: () => engine.complete(created.taskId, '{"content":[]}'),
+    cancelTask: () => engine.cancelTask(other.taskId, 'ctx'),
+    handleTimeout: () => engine.handleTimeout(),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    const before = reads;
+    call();
+    assert.equal(reads - before, 1, `${name} reads the clock once`);
+  }
+  engine.free();
+});

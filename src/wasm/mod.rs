@@ -482,7 +482,7 @@ impl TaskEngine {
         let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
         // undefined: the configured interval; null: none; a number: this task's own.
         let poll_interval = if poll_interval_ms.is_undefined() {
-            self.engine()?.config().poll_interval_ms
+            self.engine.config().poll_interval_ms
         } else if poll_interval_ms.is_null() {
             None
         } else {
@@ -515,7 +515,7 @@ impl TaskEngine {
             }
         };
         let kind = RequestKind::from_method(&method);
-        self.engine
+        self.engine()?
             .create_task_with_poll_interval(context.as_deref(), kind, ttl, progress_token_json.as_deref(), poll_interval)
             .map(task_json)
             .map_err(host_error)
