@@ -67,6 +67,16 @@ if (only.has('P1')) {
     const s = r.sdk[`${p}NsPerOp`];
     row('P1', `  ${p} (per op)`, fmtTime(o), fmtTime(s), x(s / o), '(part)', 'info');
   }
+  // The 2026-07-28 dialect, measured in the same rounds against the same SDK runs. Its mix has no
+  // tasks/result or tasks/list (tasks/get inlines the outcome); the ≥ 10× target is the legacy mix's.
+  const e = r.ours2026;
+  row('P1e', `wire mix 2026-07-28, ${r.n} tasks, ${e.totalOps} msgs+completes`, `${fmtNum(e.opsPerSec)} op/s`, `${fmtNum(r.sdk.opsPerSec)} op/s SDK`, x(e.opsPerSec / r.sdk.opsPerSec), 'info', 'info');
+  row('P1e', `  vs our 2025-11-25 mix`, `${fmtNum(e.opsPerSec)} op/s`, `${fmtNum(r.ours.opsPerSec)} op/s ours`, x(e.opsPerSec / r.ours.opsPerSec), 'info', 'info');
+  for (const p of r.phases2026) {
+    const o = e[`${p}NsPerOp`];
+    const s = r.sdk[`${p}NsPerOp`];
+    row('P1e', `  ${p} (per op, vs SDK)`, fmtTime(o), fmtTime(s), x(s / o), '(part)', 'info');
+  }
 }
 
 // ---- P2 TaskStore drop-in -------------------------------------------------------------------
