@@ -15,10 +15,12 @@
 //   complete 3N/4 tasks (host/tool call)           cancel  N/4 × tasks/cancel
 //   get2    N × tasks/get (terminal)               result  3N/4 × tasks/result
 //   list    every page of the N tasks (page size 10 on both; the SDK's is fixed at 10)
+// The same engine in the 2026-07-28 dialect (p1-ext.mjs) runs in the same rounds, interleaved.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import { gc, importEngine, liftedLimits, repeat, resultOf } from './lib.mjs';
+import { PHASES_2026, runOurs2026 } from './p1-ext.mjs';
 
 const CONTEXT = 'session-1';
 const TTL = 600_000;
@@ -213,18 +215,20 @@ async function runSdk(n) {
   return { time, ops, sent: sent.length };
 }
 
-function summarise(r) {
-  const totalMs = PHASES.reduce((s, p) => s + r.time[p], 0);
-  const totalOps = PHASES.reduce((s, p) => s + r.ops[p], 0);
+function summarise(r, phases = PHASES) {
+  const totalMs = phases.reduce((s, p) => s + r.time[p], 0);
+  const totalOps = phases.reduce((s, p) => s + r.ops[p], 0);
   const out = { totalMs, totalOps, opsPerSec: (totalOps / totalMs) * 1000 };
-  for (const p of PHASES) out[`${p}NsPerOp`] = (r.time[p] / r.ops[p]) * 1e6;
+  for (const p of phases) out[`${p}NsPerOp`] = (r.time[p] / r.ops[p]) * 1e6;
   return out;
 }
 
 export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
   const { TextTaskEngine } = await importEngine();
-  // Interleave ours and the SDK's runs so drift (thermal, GC state) hits both alike.
+  // Interleave ours (2025-11-25, then 2026-07-28) and the SDK's runs so drift (thermal, GC
+  // state) hits all alike.
   const oursSamples = [];
+  const ours2026Samples = [];
   const sdkSamples = [];
   await repeat(
     async (warm) => {
@@ -232,9 +236,12 @@ export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
       gc();
       const o = summarise(await runOurs(n, TextTaskEngine));
       gc();
+      const e = summarise(runOurs2026(n, TextTaskEngine), PHASES_2026);
+      gc();
       const s = summarise(await runSdk(n));
       if (!warm) {
         oursSamples.push(o);
+        ours2026Samples.push(e);
         sdkSamples.push(s);
       }
       return { x: 0 };
@@ -251,9 +258,11 @@ export async function benchWire({ n = 2000, warmup = 2, runs = 5 } = {}) {
     runs,
     warmup,
     phases: PHASES,
+    phases2026: PHASES_2026,
     driver:
-      'SDK: McpServer + InMemoryTaskStore/Queue over InMemoryTransport, raw transport as client (JSON.parse in, JSON.stringify out, no zod transport check); ours: TextTaskEngine.handle + pollOutput + complete',
+      'SDK: McpServer + InMemoryTaskStore/Queue over InMemoryTransport, raw transport as client (JSON.parse in, JSON.stringify out, no zod transport check); ours: TextTaskEngine.handle + pollOutput + complete; ours 2026: the same engine, extension requests (_meta protocolVersion 2026-07-28, tasks extension declared), no tasks/result or tasks/list (tasks/get inlines the outcome)',
     ours: med(oursSamples),
+    ours2026: med(ours2026Samples),
     sdk: med(sdkSamples),
   };
 }

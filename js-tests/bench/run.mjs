@@ -1,6 +1,7 @@
 // mcp-task-core benchmarks against the official MCP TypeScript SDK 1.x, printed as one table.
 //
-//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P3,P4,P5] [--quick]
+//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5] [--quick]
+//   (P1 includes P1e, the 2026-07-28 dialect; P2 includes P2e, SDK Client → McpServer → store)
 //   (scripts/bench.sh builds the package first and runs this)
 //
 // Every ratio compares figures measured in this process and run (or in child processes it
@@ -16,6 +17,7 @@ import { benchListAtScale, benchStoreMemory, benchStoreOps, METHODS } from './p2
 import { benchSize } from './p3-size.mjs';
 import { benchColdNode, benchColdWorkerd } from './p4-cold.mjs';
 import { benchScale } from './p5-scale.mjs';
+import { benchSdkEndToEnd } from './p2e-sdk-e2e.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -67,6 +69,16 @@ if (only.has('P1')) {
     const s = r.sdk[`${p}NsPerOp`];
     row('P1', `  ${p} (per op)`, fmtTime(o), fmtTime(s), x(s / o), '(part)', 'info');
   }
+  // The 2026-07-28 dialect, measured in the same rounds against the same SDK runs. Its mix has no
+  // tasks/result or tasks/list (tasks/get inlines the outcome); the ≥ 10× target is the legacy mix's.
+  const e = r.ours2026;
+  row('P1e', `wire mix 2026-07-28, ${r.n} tasks, ${e.totalOps} msgs+completes`, `${fmtNum(e.opsPerSec)} op/s`, `${fmtNum(r.sdk.opsPerSec)} op/s SDK`, x(e.opsPerSec / r.sdk.opsPerSec), 'info', 'info');
+  row('P1e', `  vs our 2025-11-25 mix`, `${fmtNum(e.opsPerSec)} op/s`, `${fmtNum(r.ours.opsPerSec)} op/s ours`, x(e.opsPerSec / r.ours.opsPerSec), 'info', 'info');
+  for (const p of r.phases2026) {
+    const o = e[`${p}NsPerOp`];
+    const s = r.sdk[`${p}NsPerOp`];
+    row('P1e', `  ${p} (per op, vs SDK)`, fmtTime(o), fmtTime(s), x(s / o), '(part)', 'info');
+  }
 }
 
 // ---- P2 TaskStore drop-in -------------------------------------------------------------------
@@ -89,6 +101,19 @@ if (only.has('P2')) {
     const list = (raw.P2list = await step('P2 listTasks at scale', () => benchListAtScale(quick ? { n: 20_000, pages: 10 } : { n: 100_000, pages: 30 })));
     const lr = list.sdkNsPerPage / list.oursNsPerPage;
     row('P2', `listTasks per page at ${fmtNum(list.n)} tasks`, fmtTime(list.oursNsPerPage), fmtTime(list.sdkNsPerPage), x(lr), '≥ 100×', verdict(lr >= 100));
+  }
+}
+
+// ---- P2e TaskStore drop-in, end to end through the SDK ---------------------------------------
+if ((only.has('P2') || only.has('P2E')) && pkgHasSdk()) {
+  const e = (raw.P2e = await step('P2e SDK end to end', () => benchSdkEndToEnd(quick ? { n: 300, warmup: 1, rounds: 1 } : { n: 3000, warmup: 1, rounds: 5 })));
+  const ratio = e.ours.opsPerSec / e.sdk.opsPerSec;
+  row('P2e', `SDK Client→McpServer→store mix, ${e.n} tasks, ${e.ours.totalOps} requests`, `${fmtNum(e.ours.opsPerSec)} op/s`, `${fmtNum(e.sdk.opsPerSec)} op/s`, x(ratio), '≥ 1.0×', verdict(ratio >= 1));
+  const label = { create: 'create (tools/call + task)', get: 'tasks/get', result: 'tasks/result', list: 'tasks/list (per page)' };
+  for (const p of e.phases) {
+    const o = e.ours[`${p}NsPerOp`];
+    const s = e.sdk[`${p}NsPerOp`];
+    row('P2e', `  ${label[p]}`, `${fmtNum(1e9 / o)} op/s`, `${fmtNum(1e9 / s)} op/s`, x(s / o), '(part)', 'info');
   }
 }
 
@@ -162,10 +187,15 @@ for (const r of rows) {
   last = r.id;
 }
 console.log('');
-console.log('ratio: P1/P2 throughput = ours ÷ SDK; P2 memory = our overhead ÷ the SDK\'s (bytes retained per task beyond the');
+console.log('ratio: P1/P1e/P2/P2e throughput = ours ÷ SDK (P1e also ÷ our own 2025-11-25 mix);');
+console.log('P2 memory = our overhead ÷ the SDK\'s (bytes retained per task beyond the');
 console.log('result\'s 1024 JSON bytes; counted: V8 heapUsed + arrayBuffers + wasm linear memory growth, after full GCs);');
 console.log('P2 list = SDK time ÷ ours; P3 = size ÷ budget; P4 = added ms ÷ 5 ms; P5 = figure at the largest size ÷ at the smaller.');
 if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
+if (raw.P2e) {
+  console.log(`P2e: SDK Client and McpServer over InMemoryTransport on both sides, each request awaited in turn; only the`);
+  console.log(`     TaskStore + TaskMessageQueue differ. Medians of ${raw.P2e.rounds} interleaved rounds after ${raw.P2e.warmup} warm-up.`);
+}
 if (raw.P5) {
   const shares = Object.values(raw.P5).flatMap((r) => ['get', 'create', 'list'].map((k) => r[k].preemptedShare));
   console.log(`P5: p50/p99 leave out samples during which the process was preempted (involuntary context switch;`);

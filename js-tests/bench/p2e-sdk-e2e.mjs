@@ -1,0 +1,131 @@
+// P2e — the TaskStore drop-in end to end: the official SDK 1.x Client → InMemoryTransport →
+// McpServer → task store → back, with mcp-task-core/sdk's WasmTaskStore + WasmTaskMessageQueue
+// against the SDK's InMemoryTaskStore + InMemoryTaskMessageQueue. Everything else is the same
+// code on both sides (the SDK's zod checks on both ends, its task handlers, its notifications).
+//
+// The tool completes at once: createTask stores its result before answering. Mix over N tasks,
+// each request awaited in turn:
+//   create  N × task-augmented tools/call (client.request)    get     N × tasks/get
+//   result  N × tasks/result                                   list    every page of the N tasks
+// Ours runs with page size 10 (the SDK's fixed page size) and lifted limits; TTL 60 s on both.
+// One warm-up round, then `rounds` rounds with the two stores interleaved; medians.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
+import { gc, importOurSdk, liftedLimits, median, resultOf } from './lib.mjs';
+
+export const E2E_PHASES = ['create', 'get', 'result', 'list'];
+const TTL = 60_000;
+const RESULT = resultOf(0, 256);
+
+async function storesOf(kind) {
+  if (kind === 'sdk') {
+    const taskStore = new InMemoryTaskStore();
+    const queue = new InMemoryTaskMessageQueue();
+    return { taskStore, queue, close: () => taskStore.cleanup() };
+  }
+  const { WasmTaskMessageQueue, WasmTaskStore } = await importOurSdk();
+  const taskStore = new WasmTaskStore({ pageSize: 10, limits: liftedLimits() });
+  const queue = new WasmTaskMessageQueue({ taskStore });
+  return { taskStore, queue, close: () => (taskStore.cleanup(), queue.cleanup()) };
+}
+
+async function connect(kind) {
+  const { taskStore, queue, close } = await storesOf(kind);
+  const server = new McpServer(
+    { name: 'bench', version: '1.0.0' },
+    { capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: queue },
+  );
+  server.experimental.tasks.registerToolTask(
+    'bench',
+    { description: 'completes at once', execution: { taskSupport: 'required' } },
+    {
+      createTask: async (extra) => {
+        const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? TTL });
+        await extra.taskStore.storeTaskResult(task.taskId, 'completed', RESULT);
+        return { task };
+      },
+      getTask: async (extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (extra) => extra.taskStore.getTaskResult(extra.taskId),
+    },
+  );
+  const client = new Client({ name: 'bench-client', version: '1.0.0' }, { capabilities: {} });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  await client.connect(clientTransport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+      close();
+    },
+  };
+}
+
+/** One pass of the mix on a fresh server and store; ns per op per phase. */
+async function pass(kind, n) {
+  const { client, close } = await connect(kind);
+  const tasks = client.experimental.tasks;
+  const ids = new Array(n);
+  const got = new Array(n);
+  const results = new Array(n);
+  const time = {};
+  const ops = {};
+  const timed = async (name, count, body) => {
+    gc();
+    const t = performance.now();
+    await body();
+    time[name] = performance.now() - t;
+    ops[name] = count;
+  };
+  await timed('create', n, async () => {
+    for (let i = 0; i < n; i++) {
+      ids[i] = (await client.request({ method: 'tools/call', params: { name: 'bench', arguments: {}, task: { ttl: TTL } } }, CreateTaskResultSchema)).task.taskId;
+    }
+  });
+  await timed('get', n, async () => {
+    for (let i = 0; i < n; i++) got[i] = await tasks.getTask(ids[i]);
+  });
+  await timed('result', n, async () => {
+    for (let i = 0; i < n; i++) results[i] = await tasks.getTaskResult(ids[i], CallToolResultSchema);
+  });
+  let listed = 0;
+  let pages = 0;
+  await timed('list', Math.ceil(n / 10), async () => {
+    let cursor;
+    do {
+      const page = await tasks.listTasks(cursor);
+      listed += page.tasks.length;
+      cursor = page.nextCursor;
+      pages++;
+    } while (cursor !== undefined);
+  });
+  ops.list = pages;
+  // Checked after the clock stopped: every task was seen completed, with its result, and listed.
+  if (listed !== n) throw new Error(`${kind}: listed ${listed} of ${n} tasks`);
+  got.forEach((t, i) => {
+    if (t.status !== 'completed') throw new Error(`${kind}: task ${i} is ${t.status}`);
+    if (results[i].content[0].text !== RESULT.content[0].text) throw new Error(`${kind}: task ${i} has another result`);
+  });
+  await close();
+  const totalMs = E2E_PHASES.reduce((s, p) => s + time[p], 0);
+  const totalOps = E2E_PHASES.reduce((s, p) => s + ops[p], 0);
+  const out = { totalOps, opsPerSec: (totalOps / totalMs) * 1000 };
+  for (const p of E2E_PHASES) out[`${p}NsPerOp`] = (time[p] / ops[p]) * 1e6;
+  return out;
+}
+
+export async function benchSdkEndToEnd({ n = 2000, warmup = 1, rounds = 5 } = {}) {
+  const samples = { ours: [], sdk: [] };
+  for (let r = 0; r < warmup + rounds; r++) {
+    for (const kind of ['wasm', 'sdk']) {
+      const s = await pass(kind, n);
+      if (r >= warmup) samples[kind === 'wasm' ? 'ours' : 'sdk'].push(s);
+    }
+  }
+  const med = (xs) => Object.fromEntries(Object.keys(xs[0]).map((k) => [k, median(xs.map((x) => x[k]))]));
+  return { n, warmup, rounds, phases: E2E_PHASES, ours: med(samples.ours), sdk: med(samples.sdk) };
+}
