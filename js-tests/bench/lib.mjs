@@ -159,3 +159,42 @@ export function fmtBytes(b) {
   if (Math.abs(b) >= 1024) return (b / 1024).toFixed(1) + ' KiB';
   return b.toFixed(0) + ' B';
 }
+
+/**
+ * The wire-path driver of our P1 runs, on a TextTaskEngine in one context: `send` handles one
+ * message and collects every message the engine sends; `phase` times a batch of messages
+ * (returning their replies); `completeEach` times completing the picked tasks. Timings and op
+ * counts accumulate in `time` and `ops` by phase name.
+ */
+export function wireDriver(engine, context) {
+  const sent = [];
+  const time = {};
+  const ops = {};
+  const drain = () => {
+    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
+  };
+  const send = (text) => {
+    const reply = engine.handle(text, context);
+    if (reply !== null) sent.push(reply);
+    drain();
+    return reply;
+  };
+  const timed = (name, count, fn) => {
+    const t = performance.now();
+    const value = fn();
+    time[name] = performance.now() - t;
+    ops[name] = count;
+    return value;
+  };
+  const phase = (name, messages) => timed(name, messages.length, () => messages.map(send));
+  const completeEach = (ids, results, pick) => {
+    const picked = ids.flatMap((id, i) => (pick(i) ? [i] : []));
+    timed('complete', picked.length, () => {
+      for (const i of picked) {
+        engine.complete(ids[i], JSON.stringify(results[i]));
+        drain();
+      }
+    });
+  };
+  return { sent, time, ops, send, timed, phase, completeEach };
+}

@@ -8,7 +8,7 @@
 //   complete 3N/4 tasks (host call)             cancel  N/4 × tasks/cancel
 //   get2    N × tasks/get (terminal, completed ones with the result inlined)
 // Replies are checked after the clock stops (errors, resultType, inlined results).
-import { liftedLimits, resultOf } from './lib.mjs';
+import { liftedLimits, resultOf, wireDriver } from './lib.mjs';
 
 export const PHASES_2026 = ['create', 'get1', 'complete', 'cancel', 'get2'];
 
@@ -26,22 +26,7 @@ const perTask = (ids, base, method, pick = () => true) => ids.flatMap((taskId, i
 
 export function runOurs2026(n, TextTaskEngine) {
   const engine = new TextTaskEngine({ tools: { bench: 'required' }, pageSize: 10, ttl: { maxMs: TTL }, limits: liftedLimits() });
-  const sent = [];
-  const send = (text) => {
-    const reply = engine.handle(text, CONTEXT);
-    if (reply !== null) sent.push(reply);
-    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
-    return reply;
-  };
-  const time = {};
-  const ops = {};
-  const phase = (name, messages) => {
-    const t = performance.now();
-    const replies = messages.map(send);
-    time[name] = performance.now() - t;
-    ops[name] = messages.length;
-    return replies;
-  };
+  const { sent, time, ops, phase, completeEach } = wireDriver(engine, CONTEXT);
 
   const creates = Array.from({ length: n }, (_, i) => rpc(i + 10, 'tools/call', { name: 'bench', arguments: {} }));
   const ids = phase('create', creates).map((text) => {
@@ -52,16 +37,7 @@ export function runOurs2026(n, TextTaskEngine) {
   phase('get1', perTask(ids, 100_000, 'tasks/get'));
 
   const results = ids.map((_, i) => resultOf(i, 256));
-  const t = performance.now();
-  let done = 0;
-  for (let i = 0; i < ids.length; i++) {
-    if (!completes(i)) continue;
-    engine.complete(ids[i], JSON.stringify(results[i]));
-    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
-    done++;
-  }
-  time.complete = performance.now() - t;
-  ops.complete = done;
+  completeEach(ids, results, completes);
 
   phase('cancel', perTask(ids, 200_000, 'tasks/cancel', cancels));
   const outcomes = phase('get2', perTask(ids, 300_000, 'tasks/get'));

@@ -19,7 +19,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { gc, importEngine, liftedLimits, repeat, resultOf } from './lib.mjs';
+import { gc, importEngine, liftedLimits, repeat, resultOf, wireDriver } from './lib.mjs';
 import { PHASES_2026, runOurs2026 } from './p1-ext.mjs';
 
 const CONTEXT = 'session-1';
@@ -53,48 +53,20 @@ async function runOurs(n, TextTaskEngine) {
   });
   engine.handle(rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'b', version: '1' } }), CONTEXT);
   while (engine.pollOutput()) {}
-  const sent = [];
-  const send = (text) => {
-    const reply = engine.handle(text, CONTEXT);
-    if (reply !== null) sent.push(reply);
-    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
-    return reply;
-  };
-  const time = {};
-  const ops = {};
-  const phase = (name, messages) => {
-    const t = performance.now();
-    for (const m of messages) send(m);
-    time[name] = performance.now() - t;
-    ops[name] = messages.length;
-  };
+  const { sent, time, ops, send, phase, completeEach } = wireDriver(engine, CONTEXT);
 
-  const creates = createMessages(n);
-  let t = performance.now();
-  const createReplies = creates.map((m) => send(m));
-  time.create = performance.now() - t;
-  ops.create = n;
-  const ids = taskIdsFrom(createReplies);
-
+  const ids = taskIdsFrom(phase('create', createMessages(n)));
   phase('get1', perTask(ids, 100_000, 'tasks/get'));
-
-  const results = ids.map((_, i) => resultOf(i, 256));
-  t = performance.now();
-  let done = 0;
-  for (let i = 0; i < ids.length; i++) {
-    if (!completes(i)) continue;
-    engine.complete(ids[i], JSON.stringify(results[i]));
-    for (let out; (out = engine.pollOutput()); ) if (out.kind === 'send') sent.push(out.message);
-    done++;
-  }
-  time.complete = performance.now() - t;
-  ops.complete = done;
-
+  completeEach(
+    ids,
+    ids.map((_, i) => resultOf(i, 256)),
+    completes,
+  );
   phase('cancel', perTask(ids, 200_000, 'tasks/cancel', cancels));
   phase('get2', perTask(ids, 300_000, 'tasks/get'));
   phase('result', perTask(ids, 400_000, 'tasks/result', completes));
 
-  t = performance.now();
+  const t = performance.now();
   let cursor;
   let pages = 0;
   let listed = 0;
