@@ -21,7 +21,7 @@ after(() => pkg?.cleanup());
 test('the tarball holds the entries, builds, types, conveniences and the npm README', () => {
   for (const f of [
     'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
-    'index.workerd.js', 'extras.js', 'extras.cjs', 'engine.js', 'engine.cjs', 'node-cjs/mcp_task_core.js',
+    'index.workerd.js', 'extras.js', 'extras.cjs', 'engine.js', 'engine.cjs', 'node-random.js', 'node-random.cjs', 'node-cjs/mcp_task_core.js',
     'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
     'web/mcp_task_core_bg.wasm',
   ]) {

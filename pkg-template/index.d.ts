@@ -1203,6 +1203,20 @@ export function shouldAugment(
 // Module functions
 
 /**
+ * Sets where random bytes come from (task IDs, list-cursor keys, instance ids): `fill` must
+ * fill the whole array from a cryptographically secure generator, or throw. `undefined`
+ * restores the default, `crypto.getRandomValues`. The Node entry points set a reader of
+ * `/dev/urandom` (the kernel generator that `crypto` also draws from), which starts faster
+ * than loading `node:crypto`; hosts rarely need to call this.
+ *
+ * ```js
+ * import { setRandomSource } from 'mcp-task-core';
+ * setRandomSource((bytes) => globalThis.crypto.getRandomValues(bytes));
+ * ```
+ */
+export function setRandomSource(fill: ((bytes: Uint8Array) => void) | undefined): void;
+
+/**
  * Makes the wasm module ready. Required once (await it) in browsers; resolves at once on
  * Node and workerd, where the module is instantiated on import. In browsers it accepts what
  * the wasm-bindgen `web` init accepts: a URL or path, a `Response`, the module bytes, or a

@@ -7,7 +7,9 @@ const wasm = require('./node-cjs/mcp_task_core.js');
 const { objectTaskEngine } = require('./engine.cjs');
 const { handleObject, drainOutputs, guardFreed } = require('./extras.cjs');
 const { requestorClasses } = require('./requestor.cjs');
+const { fillRandom } = require('./node-random.cjs');
 
+wasm.setRandomSource(fillRandom);
 guardFreed(wasm.TextTaskEngine);
 guardFreed(wasm.TextTaskRequestor);
 

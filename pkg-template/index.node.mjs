@@ -1,10 +1,12 @@
 // Node, ESM (`import` under the "node" condition). The wasm is read and instantiated
 // synchronously when ./node-esm/mcp_task_core.js is first imported.
-import { TextTaskEngine, TextTaskRequestor } from './node-esm/mcp_task_core.js';
+import { TextTaskEngine, TextTaskRequestor, setRandomSource } from './node-esm/mcp_task_core.js';
 import { objectTaskEngine } from './engine.js';
 import { guardFreed } from './extras.js';
 import { requestorClasses } from './requestor.js';
+import { fillRandom } from './node-random.js';
 
+setRandomSource(fillRandom);
 guardFreed(TextTaskEngine);
 guardFreed(TextTaskRequestor);
 

@@ -144,7 +144,7 @@ impl StoreMode {
     /// A store mode with a random instance id and a 30 s lease.
     pub fn with_random_instance() -> StoreMode {
         let mut bytes = [0u8; 8];
-        let _ = getrandom::fill(&mut bytes);
+        let _ = crate::random::fill(&mut bytes);
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         StoreMode { instance_id: id, lease_ms: 30_000 }
     }

@@ -45,7 +45,7 @@ impl IdSource for UuidV4Ids {
     fn next_id(&mut self) -> String {
         if self.used + 16 > self.pool.len() {
             self.pool.resize(POOL_BYTES, 0);
-            if getrandom::fill(&mut self.pool).is_err() {
+            if crate::random::fill(&mut self.pool).is_err() {
                 self.pool.clear();
                 return String::new();
             }

@@ -30,6 +30,7 @@ mod ids;
 mod js_names;
 mod output;
 pub mod protocol;
+mod random;
 mod requestor;
 mod time;
 #[cfg(target_arch = "wasm32")]

@@ -113,7 +113,7 @@ impl std::fmt::Debug for Engine {
 
 fn random_key() -> [u8; 16] {
     let mut key = [0u8; 16];
-    if getrandom::fill(&mut key).is_err() {
+    if crate::random::fill(&mut key).is_err() {
         // No entropy source: cursors stay tamper-evident against casual edits only.
         key = *b"mcp-task-cursors";
     }

@@ -3,6 +3,7 @@
 
 mod options;
 mod outputs;
+pub(crate) mod random;
 mod requestor;
 mod sdk_store;
 
