@@ -1,4 +1,4 @@
-// Child of P4 (Node cold start): node p4-cold-child.mjs empty|esm|cjs
+// Child of P4 (Node cold start): node p4-cold-child.mjs empty|esm|cjs|phases
 // Imports nothing statically, so its first line runs as soon as the runtime is up. Prints one
 // JSON line: `start` = performance.now() at the first line (ms since the process's time
 // origin: the runtime's own start), `answered` = after the first handle() returned, and
@@ -17,6 +17,29 @@ if (mode === 'esm') {
   const { TextTaskEngine } = createRequire(import.meta.url)(`${pkg}/index.node.cjs`);
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
   reply = engine.handle(MESSAGE, 'session-1');
+} else if (mode === 'phases') {
+  // Where the ESM figure goes, step by step: the module loader's own first import (a module
+  // with no code), the wasm-bindgen glue (reads, validates and instantiates the .wasm), the
+  // rest of the entry point (object-mode wrappers, TaskClient, random source), the
+  // constructor, the first handle() (V8 compiles each wasm function on its first call),
+  // and a second handle() for comparison.
+  const marks = [performance.now()];
+  await import('data:text/javascript,export default 0');
+  marks.push(performance.now());
+  await import(new URL(`file://${pkg}/node-esm/mcp_task_core.js`).href);
+  marks.push(performance.now());
+  const { TextTaskEngine } = await import(new URL(`file://${pkg}/index.node.mjs`).href);
+  marks.push(performance.now());
+  const engine = new TextTaskEngine({ tools: { slow: 'required' } });
+  marks.push(performance.now());
+  reply = engine.handle(MESSAGE, 'session-1');
+  marks.push(performance.now());
+  engine.handle(MESSAGE.replace('"id":1', '"id":2'), 'session-1');
+  marks.push(performance.now());
+  const names = ['loader', 'wasmGlue', 'entryRest', 'construct', 'firstHandle', 'secondHandle'];
+  const phases = Object.fromEntries(names.map((n, i) => [n, marks[i + 1] - marks[i]]));
+  console.log(JSON.stringify({ mode, start, answered: marks[5], delta: marks[5] - start, phases }));
+  process.exit(0);
 }
 const answered = performance.now();
 if (mode !== 'empty' && !(typeof reply === 'string' && reply.includes('"working"'))) {

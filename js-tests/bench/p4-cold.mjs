@@ -13,7 +13,7 @@ const MESSAGE = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":
 
 export async function benchColdNode({ runs = 15 } = {}) {
   const child = path.join(BENCH_DIR, 'p4-cold-child.mjs');
-  const modes = ['empty', 'esm', 'cjs'];
+  const modes = ['empty', 'esm', 'cjs', 'phases'];
   const samples = Object.fromEntries(modes.map((m) => [m, []]));
   const wall = Object.fromEntries(modes.map((m) => [m, []]));
   // One untimed round first (file cache).
@@ -34,6 +34,8 @@ export async function benchColdNode({ runs = 15 } = {}) {
       spawnToExitMs: median(wall[m]),
     };
   }
+  // Where the ESM figure goes (medians per phase, from the `phases` child).
+  out.phases = Object.fromEntries(Object.keys(samples.phases[0].phases).map((k) => [k, median(samples.phases.map((s) => s.phases[k]))]));
   return out;
 }
 

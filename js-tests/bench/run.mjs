@@ -134,6 +134,9 @@ if (only.has('P4')) {
   const budget = 5;
   row('P4', 'Node ESM: import → first answer (vs 5 ms)', `${n.esm.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.esm.deltaMs / budget), '≤ 1.0×', verdict(n.esm.deltaMs <= budget));
   row('P4', '  Node CJS: require → first answer', `${n.cjs.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.cjs.deltaMs / budget), '≤ 1.0×', 'info');
+  const ph = n.phases;
+  row('P4', '  Node ESM phases: loader / wasm glue / entry rest', `${ph.loader.toFixed(1)} / ${ph.wasmGlue.toFixed(1)} / ${ph.entryRest.toFixed(1)} ms`, 'glue = read + validate + instantiate', '', '—', 'info');
+  row('P4', '  Node ESM phases: new / 1st handle / 2nd handle', `${ph.construct.toFixed(2)} / ${ph.firstHandle.toFixed(2)} / ${ph.secondHandle.toFixed(2)} ms`, '1st = lazy compile', '', '—', 'info');
   row('P4', '  Node spawn → exit (parent clock)', `${n.esm.spawnToExitMs.toFixed(1)} ms`, `${n.empty.spawnToExitMs.toFixed(1)} ms empty`, x(n.esm.spawnToExitMs / n.empty.spawnToExitMs), '—', 'info');
   try {
     const w = (raw.P4workerd = await step('P4 cold start (workerd)', () => benchColdWorkerd({ runs: quick ? 2 : 16 })));
