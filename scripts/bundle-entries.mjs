@@ -19,6 +19,7 @@ const ENTRIES = [
   { file: 'index.node.mjs', format: 'esm', platform: 'node', glue: './node-esm/mcp_task_core.js' },
   { file: 'index.node.cjs', format: 'cjs', platform: 'node', glue: './node-cjs/mcp_task_core.js' },
   { file: 'index.browser.js', format: 'esm', platform: 'neutral', glue: './web/mcp_task_core.js' },
+  { file: 'index.workerd.js', format: 'esm', platform: 'neutral', glue: './web/mcp_task_core.js' },
 ];
 
 for (const { file, format, platform, glue } of ENTRIES) {
@@ -30,7 +31,7 @@ for (const { file, format, platform, glue } of ENTRIES) {
     format,
     platform,
     target: platform === 'node' ? 'node20' : 'es2022',
-    external: [glue, 'node:*'],
+    external: [glue, './web/mcp_task_core_bg.wasm', 'node:*'],
     legalComments: 'inline',
     logLevel: 'silent',
   });
