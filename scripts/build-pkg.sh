@@ -56,13 +56,11 @@ log "cargo build --lib --release --target wasm32-unknown-unknown ($crate_dir)"
 (cd "$crate_dir" && cargo build --lib --release --target wasm32-unknown-unknown)
 input_wasm="$target_dir/wasm32-unknown-unknown/release/$lib_name.wasm"
 [ -f "$input_wasm" ] || die "expected $input_wasm"
-# The requestor-only build has other features: its own target dir, so neither build
-# invalidates the other's cache.
-requestor_target_dir="$target_dir/requestor-only"
-log "cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --features requestor"
-(cd "$crate_dir" && cargo build --lib --release --target wasm32-unknown-unknown --no-default-features --features requestor \
-  --target-dir "$requestor_target_dir")
-requestor_wasm="$requestor_target_dir/wasm32-unknown-unknown/release/$lib_name.wasm"
+# The requestor-only build: other features and its own profile (opt-level "z"; Cargo.toml), so
+# it has its own output folder and neither build invalidates the other's cache.
+log "cargo build --lib --profile release-requestor --target wasm32-unknown-unknown --no-default-features --features requestor"
+(cd "$crate_dir" && cargo build --lib --profile release-requestor --target wasm32-unknown-unknown --no-default-features --features requestor)
+requestor_wasm="$target_dir/wasm32-unknown-unknown/release-requestor/$lib_name.wasm"
 [ -f "$requestor_wasm" ] || die "expected $requestor_wasm"
 
 rm -rf "$pkg_dir"
