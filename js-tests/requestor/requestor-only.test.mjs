@@ -2,11 +2,14 @@
 // client app imports it. In Node and in headless Chromium it resolves to its own entry (the
 // exports map's "node" / "browser" conditions), loads only the requestor .wasm, and its
 // TaskClient runs tasks on a real server (examples/sdk-server, the official SDK 1.x) over the
-// SDK's StreamableHTTPClientTransport: an input request answered mid-task, a failed task.
+// SDK's StreamableHTTPClientTransport: an input request answered mid-task, a failed task. Its
+// types check with tsc, and name no receiver.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import esbuild from 'esbuild';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -114,4 +117,31 @@ test('Chromium: mcp-task-core/requestor (browser condition) fetches only the req
   assert.deepEqual(result.exportNames, EXPORTS);
   assert.deepEqual(wasmFetched, [`/pkg/${REQUESTOR_WASM}`], 'only the requestor-only .wasm');
   assertRun(result.run);
+});
+
+const CONSUMER = `import { init, shouldAugment, TaskClient, TaskRequestor, TextTaskRequestor, type TaskRequestorOptions } from 'mcp-task-core/requestor';
+// @ts-expect-error the requestor-only entry has no receiver
+import { TextTaskEngine } from 'mcp-task-core/requestor';
+export async function start(options: TaskRequestorOptions): Promise<string> {
+  await init();
+  const text = new TextTaskRequestor(options);
+  const requestor = new TaskRequestor(options);
+  const decision: boolean = shouldAugment('{}', 'tools/call', null, true).augment;
+  void TextTaskEngine;
+  void TaskClient;
+  return \`\${text.dialect} \${requestor.dialect} \${decision}\`;
+}
+`;
+
+test('types: mcp-task-core/requestor checks with tsc --strict (nodenext and bundler resolution)', { timeout: 90_000 }, async () => {
+  const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
+  fs.writeFileSync(path.join(pkg.dir, 'requestor-consumer.ts'), CONSUMER);
+  for (const [name, options] of [['nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }], ['bundler', { module: 'esnext', moduleResolution: 'bundler' }]]) {
+    const config = path.join(pkg.dir, `tsconfig.requestor-${name}.json`);
+    const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false, ...options };
+    fs.writeFileSync(config, JSON.stringify({ compilerOptions, files: ['requestor-consumer.ts'] }));
+    await promisify(execFile)(process.execPath, [tsc, '-p', config, '--pretty', 'false'], { cwd: pkg.dir }).catch((err) =>
+      assert.fail(`tsc (${name}) failed:\n${err.stdout}${err.stderr}`),
+    );
+  }
 });
