@@ -2,8 +2,9 @@
 // client app imports it. In Node and in headless Chromium it resolves to its own entry (the
 // exports map's "node" / "browser" conditions), loads only the requestor .wasm, and its
 // TaskClient runs tasks on a real server (examples/sdk-server, the official SDK 1.x) over the
-// SDK's StreamableHTTPClientTransport: an input request answered mid-task, a failed task. Its
-// types check with tsc, and name no receiver.
+// SDK's StreamableHTTPClientTransport: an input request answered mid-task, a failed task. In
+// workerd (its "workerd" condition) it instantiates and sends a task request. Its types check
+// with tsc, and name no receiver.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { after, before, test } from 'node:test';
 import esbuild from 'esbuild';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { withChromium } from '../helpers/browser.mjs';
+import { withWorkerd } from '../helpers/workerd.mjs';
 import { JS_TESTS_DIR, installPackage } from '../helpers/package.mjs';
 import { startSdkServer } from './sdk-server.mjs';
 
@@ -144,4 +146,27 @@ test('types: mcp-task-core/requestor checks with tsc --strict (nodenext and bund
       assert.fail(`tsc (${name}) failed:\n${err.stdout}${err.stderr}`),
     );
   }
+});
+
+test('workerd: the requestor-only entry (workerd condition) instantiates and sends a task-augmented call', { timeout: 120_000 }, async () => {
+  const entry = pkg.packageJson.exports['./requestor'].workerd;
+  const script = `import * as mcp from ${JSON.stringify(entry)};
+export default {
+  async fetch() {
+    await mcp.init();
+    const requestor = new mcp.TaskRequestor({ now: () => 1000 });
+    const callId = requestor.call('tools/call', { name: 'slow' }, { task: { ttl: 5000 } });
+    const out = requestor.pollOutput();
+    return Response.json({ exports: Object.keys(mcp).sort(), callId, out });
+  },
+};`;
+  const body = await withWorkerd({ script, pkgDir: pkg.installed }, async (url) => (await fetch(url)).json());
+  assert.deepEqual(body.exports, EXPORTS);
+  assert.equal(body.out.kind, 'send');
+  assert.deepEqual(body.out.message, {
+    jsonrpc: '2.0',
+    id: body.callId,
+    method: 'tools/call',
+    params: { name: 'slow', task: { ttl: 5000 } },
+  });
 });
