@@ -102,13 +102,16 @@ node -e '
 
 # wasm-opt must run after wasm-bindgen (bindgen reads descriptor functions and custom sections
 # that -Oz would rewrite). Flags: shared/TOOLCHAIN.md (npm binaryen, never Debian's).
+# --low-memory-unused: rustc links the stack first, so the lowest 1 KiB is the far end of a
+# 1 MiB stack and never addressed; binaryen then folds constant offsets into loads and stores
+# (about 1% smaller gzipped). --converge, -O3 and --strip-* measured within 0.2% of this.
 wasm_files=("$pkg_dir/web/mcp_task_core_bg.wasm" "$pkg_dir/requestor-web/mcp_task_core_requestor_bg.wasm")
 for wasm_file in "${wasm_files[@]}"; do
   if [ "${WASM_OPT:-1}" != 0 ]; then
-    log "wasm-opt -Oz ${wasm_file#"$REPO_ROOT"/}"
+    log "wasm-opt -Oz --low-memory-unused ${wasm_file#"$REPO_ROOT"/}"
     "$wasm_opt" "$wasm_file" -o "$wasm_file.opt" \
       --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
-      --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz
+      --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz --low-memory-unused
     mv "$wasm_file.opt" "$wasm_file"
   else
     log "WASM_OPT=0: skipping wasm-opt"
