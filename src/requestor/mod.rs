@@ -1245,20 +1245,25 @@ impl Requestor {
                 if error.is_some() {
                     return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 }
-                #[derive(serde::Deserialize)]
-                struct Page {
-                    #[serde(default)]
-                    tasks: Vec<Box<RawValue>>,
-                    #[serde(rename = "nextCursor")]
-                    next_cursor: Option<String>,
-                }
-                let page: Option<Page> = result.and_then(|r| serde_json::from_str(r.get()).ok());
-                let Some(page) = page else {
+                // A page: `tasks` (an array, absent if none) and `nextCursor` (a string, or absent or null at the end).
+                let page = result_value.as_ref().and_then(Value::as_object).and_then(|page| {
+                    let listed = match page.get("tasks") {
+                        None => &[][..],
+                        Some(Value::Array(listed)) => listed.as_slice(),
+                        Some(_) => return None,
+                    };
+                    match page.get("nextCursor") {
+                        None | Some(Value::Null) => Some((listed, None)),
+                        Some(Value::String(cursor)) => Some((listed, Some(cursor.clone()))),
+                        Some(_) => None,
+                    }
+                });
+                let Some((listed, next_cursor)) = page else {
                     return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 };
-                tasks.extend(page.tasks.iter().filter_map(|t| TaskView::from_json(t.get())));
+                tasks.extend(listed.iter().filter_map(TaskView::from_value));
                 let pages = pages + 1;
-                let Some(cursor) = page.next_cursor else {
+                let Some(cursor) = next_cursor else {
                     return self.event(RequestorEvent::Listed { tasks, error: None });
                 };
                 let cursor_hash = {
