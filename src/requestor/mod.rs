@@ -75,10 +75,17 @@ fn extension_meta_entries() -> [(&'static str, String); 2] {
 /// tasks extension declared in it; `None` when the host set none.
 fn host_capabilities_with_extension(params: &str) -> Option<String> {
     let raw = jsonrpc::member(params, "_meta").and_then(|meta| jsonrpc::member(meta, extension::CLIENT_CAPABILITIES_META))?;
-    let mut caps: serde_json::Map<String, Value> = serde_json::from_str(raw).ok()?;
-    let extensions = caps.entry("extensions").or_insert_with(|| Value::Object(Default::default()));
-    extensions.as_object_mut()?.entry(extension::EXTENSION_ID).or_insert_with(|| Value::Object(Default::default()));
-    serde_json::to_string(&caps).ok()
+    // Read as a `Value` (the type every other JSON read here uses: no instance of its own).
+    let mut caps: Value = serde_json::from_str(raw).ok()?;
+    let members = caps.as_object_mut()?;
+    if !members.contains_key("extensions") {
+        members.insert("extensions".to_owned(), Value::Object(Default::default()));
+    }
+    let extensions = members.get_mut("extensions")?.as_object_mut()?;
+    if !extensions.contains_key(extension::EXTENSION_ID) {
+        extensions.insert(extension::EXTENSION_ID.to_owned(), Value::Object(Default::default()));
+    }
+    Some(caps.to_string())
 }
 
 /// How [`Requestor::call`] sends a request.
