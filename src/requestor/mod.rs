@@ -23,7 +23,7 @@ use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
 use crate::time::BoxedClock;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 /// Code of the error responses the requestor makes up for a request that got
@@ -258,8 +258,9 @@ enum Pending {
     List {
         tasks: Vec<TaskView>,
         pages: usize,
-        /// Hashes of the cursors followed so far (a receiver's cursors may be large).
-        cursors: HashSet<u64>,
+        /// Hashes of the cursors followed so far (a receiver's cursors may be large); at most
+        /// `max_list_pages`, so a list, not a set (one hash-table instance fewer in the wasm).
+        cursors: Vec<u64>,
     },
 }
 
@@ -345,8 +346,9 @@ pub(crate) struct Tracked {
     candidate: Option<Candidate>,
     /// The call that created the task (`None` in states saved without it).
     pub call_id: Option<RawId>,
-    /// `inputRequests` keys already surfaced (tasks extension): each is shown once.
-    pub seen_inputs: HashSet<String>,
+    /// `inputRequests` keys already surfaced (tasks extension), sorted: each is shown once.
+    /// A few per task, so a sorted list rather than a set (one hash-table instance fewer in the wasm).
+    pub seen_inputs: Vec<String>,
 }
 
 impl Tracked {
@@ -365,7 +367,7 @@ impl Tracked {
             result_due: None,
             candidate: None,
             call_id: None,
-            seen_inputs: HashSet::new(),
+            seen_inputs: Vec::new(),
         }
     }
 
@@ -642,7 +644,7 @@ impl Requestor {
             return Err(HostError::invalid("The tasks extension (2026-07-28) has no tasks/list: keep the task IDs you created"));
         }
         let timeout = self.config.poll.request_timeout_ms;
-        let pending = Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() };
+        let pending = Pending::List { tasks: Vec::new(), pages: 0, cursors: Vec::new() };
         Ok(RawId::trusted(self.send_request("tasks/list", "{}", pending, timeout)))
     }
 
@@ -917,7 +919,9 @@ impl Requestor {
     /// the next poll that still lists it, so the host can answer again.
     fn update_failed(&mut self, task_id: &str, key: &str, response: String) {
         let Some(t) = self.tasks.get_mut(task_id) else { return };
-        t.seen_inputs.remove(key);
+        if let Ok(at) = t.seen_inputs.binary_search_by(|k| k.as_str().cmp(key)) {
+            t.seen_inputs.remove(at);
+        }
         self.retrying(task_id, "tasks/update", response);
     }
 
@@ -948,8 +952,9 @@ impl Requestor {
         if let Some(Value::Object(requests)) = inputs {
             for (key, request) in requests {
                 let Some(t) = self.tasks.get_mut(task_id) else { return };
-                if !t.seen_inputs.insert(key.clone()) {
-                    continue; // Shown on an earlier poll: once is enough.
+                match t.seen_inputs.binary_search(&key) {
+                    Ok(_) => continue, // Shown on an earlier poll: once is enough.
+                    Err(at) => t.seen_inputs.insert(at, key.clone()),
                 }
                 let request_id = json_string(&key);
                 self.inputs.insert(request_id.clone(), task_id.to_owned());
@@ -1306,7 +1311,7 @@ impl Requestor {
                     }
                     None => {
                         let params = format!("{{\"cursor\":{}}}", json_string(&cursor));
-                        cursors.insert(cursor_hash);
+                        cursors.push(cursor_hash);
                         let timeout = self.config.poll.request_timeout_ms;
                         self.send_request("tasks/list", &params, Pending::List { tasks, pages, cursors }, timeout);
                     }

@@ -52,11 +52,14 @@ impl Requestor {
                 out.push_str(&json_string(call_id.as_str()));
             }
             if !t.seen_inputs.is_empty() {
-                let mut keys: Vec<String> = t.seen_inputs.iter().cloned().collect();
-                keys.sort_unstable();
-                let keys: Vec<String> = keys.iter().map(|k| json_string(k)).collect();
+                // Kept sorted (see `Tracked::seen_inputs`).
                 out.push_str(",\"seenInputs\":[");
-                out.push_str(&keys.join(","));
+                for (i, key) in t.seen_inputs.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&json_string(key));
+                }
                 out.push(']');
             }
             out.push('}');
@@ -110,7 +113,9 @@ impl Requestor {
             let mut tracked = Tracked::new(task_id.clone(), method, view, progress_token, backoff);
             // A call id that is not one (a hand-edited state) is dropped, not trusted.
             tracked.call_id = super::RawId::parse(&call_id).ok();
-            tracked.seen_inputs = seen_inputs.into_iter().collect();
+            tracked.seen_inputs = seen_inputs;
+            tracked.seen_inputs.sort_unstable();
+            tracked.seen_inputs.dedup();
             self.tasks.insert(task_id.clone(), tracked);
             self.schedule(&task_id, super::Wait::Fixed(0));
             added += 1;
