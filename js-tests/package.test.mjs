@@ -23,12 +23,19 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
     'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
     'index.workerd.js', 'extras.js', 'extras.cjs', 'engine.js', 'engine.cjs', 'node-random.js', 'node-random.cjs', 'node-cjs/mcp_task_core.js',
     'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
-    'web/mcp_task_core_bg.wasm',
+    'web/mcp_task_core_bg.wasm', 'requestor-only.node.mjs', 'requestor-only.browser.js', 'requestor-only.workerd.js',
+    'requestor-only.d.ts', 'requestor-node-esm/mcp_task_core_requestor.js', 'requestor-web/mcp_task_core_requestor.js',
   ]) {
     assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   }
-  // One copy of the module, shared by the Node and web glue.
-  assert.deepEqual(pkg.files.filter((f) => f.endsWith('.wasm')), ['web/mcp_task_core_bg.wasm']);
+  // One copy of each module (the full build, the requestor-only build), shared by its Node and web glue.
+  assert.deepEqual(pkg.files.filter((f) => f.endsWith('.wasm')).sort(), [
+    'requestor-web/mcp_task_core_requestor_bg.wasm',
+    'web/mcp_task_core_bg.wasm',
+  ]);
+  const full = fs.readFileSync(path.join(pkg.installed, 'web/mcp_task_core_bg.wasm'));
+  const requestorOnly = fs.readFileSync(path.join(pkg.installed, 'requestor-web/mcp_task_core_requestor_bg.wasm'));
+  assert.ok(requestorOnly.length < full.length / 2, `requestor-only .wasm (${requestorOnly.length} B) under half the full one (${full.length} B)`);
   const readme = fs.readFileSync(path.join(pkg.installed, 'README.md'), 'utf8');
   assert.match(readme, /npm install mcp-task-core/);
   assert.match(readme, /## Options/);
@@ -75,6 +82,10 @@ test('every target of the exports map exists', () => {
   assert.equal(root.browser, './index.browser.js');
   assert.deepEqual(root.node, { import: './index.node.mjs', require: './index.node.cjs' });
   assert.deepEqual(root.types, { require: './index.d.cts', default: './index.d.ts' });
+  const requestor = pkg.packageJson.exports['./requestor'];
+  assert.equal(requestor.node, './requestor-only.node.mjs');
+  assert.equal(requestor.browser, './requestor-only.browser.js');
+  assert.equal(requestor.workerd, './requestor-only.workerd.js');
 });
 
 test('harness: the validator rejects what the schema forbids', () => {

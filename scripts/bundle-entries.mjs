@@ -20,6 +20,9 @@ const ENTRIES = [
   { file: 'index.node.cjs', format: 'cjs', platform: 'node', glue: './node-cjs/mcp_task_core.js' },
   { file: 'index.browser.js', format: 'esm', platform: 'neutral', glue: './web/mcp_task_core.js' },
   { file: 'index.workerd.js', format: 'esm', platform: 'neutral', glue: './web/mcp_task_core.js' },
+  { file: 'requestor-only.node.mjs', format: 'esm', platform: 'node', glue: './requestor-node-esm/mcp_task_core_requestor.js' },
+  { file: 'requestor-only.browser.js', format: 'esm', platform: 'neutral', glue: './requestor-web/mcp_task_core_requestor.js' },
+  { file: 'requestor-only.workerd.js', format: 'esm', platform: 'neutral', glue: './requestor-web/mcp_task_core_requestor.js' },
 ];
 
 for (const { file, format, platform, glue } of ENTRIES) {
@@ -31,7 +34,7 @@ for (const { file, format, platform, glue } of ENTRIES) {
     format,
     platform,
     target: platform === 'node' ? 'node20' : 'es2022',
-    external: [glue, './web/mcp_task_core_bg.wasm', 'node:*'],
+    external: [glue, '*.wasm', 'node:*'],
     legalComments: 'inline',
     logLevel: 'silent',
   });

@@ -30,6 +30,9 @@ done
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+# The requestor-only build (`mcp-task-core/requestor`) has its own feature set.
+cargo check --no-default-features --features requestor --target wasm32-unknown-unknown
+cargo clippy --no-default-features --features requestor --target wasm32-unknown-unknown -- -D warnings
 
 echo "== Rust tests"
 cargo test --all-targets

@@ -20,6 +20,9 @@
 //! See [`Engine`] for a runnable example.
 
 #![forbid(unsafe_code)]
+// A one-role build keeps the shared core whole (the wasm exports pick the role, and the linker
+// drops what they never reach); what that role never calls is dead there.
+#![cfg_attr(not(all(feature = "receiver", feature = "requestor")), allow(dead_code, unused_imports))]
 
 mod audit;
 mod config;
@@ -31,6 +34,7 @@ mod js_names;
 mod output;
 pub mod protocol;
 mod random;
+#[cfg(feature = "requestor")]
 mod requestor;
 mod time;
 #[cfg(target_arch = "wasm32")]
@@ -38,15 +42,17 @@ mod wasm;
 
 pub use crate::audit::{AuditAction, AuditEvent};
 pub use crate::config::{Capabilities, Config, Limits, StoreMode, TtlPolicy};
-pub use crate::core::{Outcome, RequestKind, Task, TaskStatus};
-pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskBinding, TaskPage, TaskSupport};
+pub use crate::core::{Outcome, RequestKind, Task, TaskStatus, TaskSupport};
+pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskBinding, TaskPage};
 pub use crate::error::HostError;
 pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};
 pub use crate::protocol::legacy::TtlRequest;
+pub use crate::protocol::raw_id::RawId;
 pub use crate::protocol::Dialect;
+#[cfg(feature = "requestor")]
 pub use crate::requestor::{
-    should_augment, CallMode, Decision, PollPolicy, RawId, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskView,
+    should_augment, CallMode, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskView,
 };
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;

@@ -757,6 +757,29 @@ fn listed_tasks_are_typed_and_entries_that_are_not_tasks_are_left_out() {
     assert_eq!(serde_json::from_str::<Value>(tasks[0].json()).unwrap(), json!({"taskId":"a","status":"completed","ttl":null}));
 }
 
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_list_page_of_the_wrong_shape_ends_the_listing_with_the_answer() {
+    for page in [json!({"tasks":{"taskId":"a"}}), json!({"tasks":[],"nextCursor":7}), json!([])] {
+        let mut s = Scripted::new(RequestorConfig::default());
+        s.requestor.list().unwrap();
+        let sent = s.drain();
+        s.answer(&sent[0], page.clone());
+        s.drain();
+        let [RequestorEvent::Listed { tasks, error: Some(error) }] = s.events.as_slice() else { panic!("{page}: {:?}", s.events) };
+        assert!(tasks.is_empty());
+        assert_eq!(serde_json::from_str::<Value>(error).unwrap()["result"], page, "the receiver's answer, as it came");
+    }
+    // The last page: no cursor, or a null one.
+    let mut s = Scripted::new(RequestorConfig::default());
+    s.requestor.list().unwrap();
+    let sent = s.drain();
+    s.answer(&sent[0], json!({"tasks":[{"taskId":"a","status":"working"}],"nextCursor":null}));
+    s.drain();
+    let [RequestorEvent::Listed { tasks, error: None }] = s.events.as_slice() else { panic!("{:?}", s.events) };
+    assert_eq!(tasks.len(), 1);
+}
+
 // Item 4: new cursors forever end at the page limit.
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]

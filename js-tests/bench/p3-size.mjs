@@ -1,4 +1,4 @@
-// P3 — size: the .wasm every build loads (raw and gzip -9; brotli for reference) and the JS glue.
+// P3 — size: the .wasm every build loads, and the requestor-only one (`mcp-task-core/requestor`) (raw and gzip -9; brotli for reference) and the JS glue.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -14,6 +14,10 @@ function sizes(files) {
   };
 }
 
+/** Budget of the requestor-only .wasm, gzip -9: a browser client that only polls tasks. */
+export const REQUESTOR_BUDGET = 40 * 1024;
+const REQUESTOR_WASM = 'requestor-web/mcp_task_core_requestor_bg.wasm';
+
 export function benchSize() {
   const wasm = sizes(['web/mcp_task_core_bg.wasm']);
   // Older layouts shipped a copy per build; now the Node glue loads web/'s copy.
@@ -27,6 +31,11 @@ export function benchSize() {
     glueWeb: sizes(['index.browser.js', 'web/mcp_task_core.js', 'extras.js']),
     // What `import 'mcp-task-core'` loads in Node.
     glueNodeEsm: sizes(['index.node.mjs', 'node-esm/mcp_task_core.js', 'extras.js']),
+    // The requestor-only build (`mcp-task-core/requestor`): its .wasm and what a browser loads besides.
+    requestorWasm: fs.existsSync(path.join(PKG_DIR, REQUESTOR_WASM)) ? sizes([REQUESTOR_WASM]) : null,
+    requestorGlueWeb: fs.existsSync(path.join(PKG_DIR, REQUESTOR_WASM))
+      ? sizes(['requestor-only.browser.js', 'requestor-web/mcp_task_core_requestor.js', 'requestor.js', 'task-client.js', 'extras.js'])
+      : null,
     // The SDK adapter (mcp-task-core/sdk), on top of the above.
     sdkAdapter: fs.existsSync(path.join(PKG_DIR, 'sdk.js')) ? sizes(['sdk.js']) : null,
   };

@@ -25,7 +25,7 @@ tmp="$(mktemp -d)"
 wasm-bindgen "$wasm_in" --out-dir "$tmp" --target experimental-nodejs-module --out-name mcp_task_core --keep-debug
 "$JS_TESTS_DIR/node_modules/.bin/wasm-opt" "$tmp/mcp_task_core_bg.wasm" -o "$prof_pkg/node-esm/mcp_task_core_bg.wasm" -g \
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
-  --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz
+  --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz --low-memory-unused
 cp "$tmp/mcp_task_core.js" "$prof_pkg/node-esm/mcp_task_core.js"
 rm -rf "$tmp"
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { BENCH_DIR, JS_TESTS_DIR, PKG_DIR, cpuModel, fmtBytes, fmtNum, fmtTime, pkgHasSdk } from './lib.mjs';
 import { benchWire } from './p1-wire.mjs';
 import { benchListAtScale, benchStoreMemory, benchStoreOps, METHODS } from './p2-store.mjs';
-import { benchSize } from './p3-size.mjs';
+import { REQUESTOR_BUDGET, benchSize } from './p3-size.mjs';
 import { benchColdNode, benchColdWorkerd } from './p4-cold.mjs';
 import { benchScale } from './p5-scale.mjs';
 import { benchSdkEndToEnd } from './p2e-sdk-e2e.mjs';
@@ -123,6 +123,12 @@ if (only.has('P3')) {
   const budget = 64 * 1024;
   row('P3', '.wasm gzip -9 (vs 64 KiB budget)', fmtBytes(s.wasm.gzip), fmtBytes(budget), x(s.wasm.gzip / budget), '≤ 1.0×', verdict(s.wasm.gzip <= budget));
   row('P3', `  .wasm raw / brotli`, `${fmtBytes(s.wasm.raw)} / ${fmtBytes(s.wasm.brotli)}`, '—', '—', '—', 'info');
+  if (s.requestorWasm) {
+    const r = s.requestorWasm;
+    row('P3', 'requestor-only .wasm gzip -9 (vs 40 KiB)', fmtBytes(r.gzip), fmtBytes(REQUESTOR_BUDGET), x(r.gzip / REQUESTOR_BUDGET), '≤ 1.0×', verdict(r.gzip <= REQUESTOR_BUDGET));
+    row('P3', `  requestor-only .wasm raw / brotli`, `${fmtBytes(r.raw)} / ${fmtBytes(r.brotli)}`, '—', '—', '—', 'info');
+    row('P3', `  requestor-only JS glue web: raw / gzip`, `${fmtBytes(s.requestorGlueWeb.raw)} / ${fmtBytes(s.requestorGlueWeb.gzip)}`, '—', '—', '—', 'info');
+  }
   row('P3', `  JS glue web: raw / gzip`, `${fmtBytes(s.glueWeb.raw)} / ${fmtBytes(s.glueWeb.gzip)}`, '—', '—', '—', 'info');
   row('P3', `  JS glue Node ESM: raw / gzip`, `${fmtBytes(s.glueNodeEsm.raw)} / ${fmtBytes(s.glueNodeEsm.gzip)}`, '—', '—', '—', 'info');
   if (s.sdkAdapter) row('P3', `  sdk.js adapter: raw / gzip`, `${fmtBytes(s.sdkAdapter.raw)} / ${fmtBytes(s.sdkAdapter.gzip)}`, '—', '—', '—', 'info');

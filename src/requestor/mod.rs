@@ -23,7 +23,7 @@ use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
 use crate::time::BoxedClock;
 use serde_json::value::RawValue;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 /// Code of the error responses the requestor makes up for a request that got
@@ -75,10 +75,17 @@ fn extension_meta_entries() -> [(&'static str, String); 2] {
 /// tasks extension declared in it; `None` when the host set none.
 fn host_capabilities_with_extension(params: &str) -> Option<String> {
     let raw = jsonrpc::member(params, "_meta").and_then(|meta| jsonrpc::member(meta, extension::CLIENT_CAPABILITIES_META))?;
-    let mut caps: serde_json::Map<String, Value> = serde_json::from_str(raw).ok()?;
-    let extensions = caps.entry("extensions").or_insert_with(|| Value::Object(Default::default()));
-    extensions.as_object_mut()?.entry(extension::EXTENSION_ID).or_insert_with(|| Value::Object(Default::default()));
-    serde_json::to_string(&caps).ok()
+    // Read as a `Value` (the type every other JSON read here uses: no instance of its own).
+    let mut caps: Value = serde_json::from_str(raw).ok()?;
+    let members = caps.as_object_mut()?;
+    if !members.contains_key("extensions") {
+        members.insert("extensions".to_owned(), Value::Object(Default::default()));
+    }
+    let extensions = members.get_mut("extensions")?.as_object_mut()?;
+    if !extensions.contains_key(extension::EXTENSION_ID) {
+        extensions.insert(extension::EXTENSION_ID.to_owned(), Value::Object(Default::default()));
+    }
+    Some(caps.to_string())
 }
 
 /// How [`Requestor::call`] sends a request.
@@ -251,8 +258,9 @@ enum Pending {
     List {
         tasks: Vec<TaskView>,
         pages: usize,
-        /// Hashes of the cursors followed so far (a receiver's cursors may be large).
-        cursors: HashSet<u64>,
+        /// Hashes of the cursors followed so far (a receiver's cursors may be large); at most
+        /// `max_list_pages`, so a list, not a set (one hash-table instance fewer in the wasm).
+        cursors: Vec<u64>,
     },
 }
 
@@ -338,8 +346,9 @@ pub(crate) struct Tracked {
     candidate: Option<Candidate>,
     /// The call that created the task (`None` in states saved without it).
     pub call_id: Option<RawId>,
-    /// `inputRequests` keys already surfaced (tasks extension): each is shown once.
-    pub seen_inputs: HashSet<String>,
+    /// `inputRequests` keys already surfaced (tasks extension), sorted: each is shown once.
+    /// A few per task, so a sorted list rather than a set (one hash-table instance fewer in the wasm).
+    pub seen_inputs: Vec<String>,
 }
 
 impl Tracked {
@@ -358,7 +367,7 @@ impl Tracked {
             result_due: None,
             candidate: None,
             call_id: None,
-            seen_inputs: HashSet::new(),
+            seen_inputs: Vec::new(),
         }
     }
 
@@ -635,7 +644,7 @@ impl Requestor {
             return Err(HostError::invalid("The tasks extension (2026-07-28) has no tasks/list: keep the task IDs you created"));
         }
         let timeout = self.config.poll.request_timeout_ms;
-        let pending = Pending::List { tasks: Vec::new(), pages: 0, cursors: HashSet::new() };
+        let pending = Pending::List { tasks: Vec::new(), pages: 0, cursors: Vec::new() };
         Ok(RawId::trusted(self.send_request("tasks/list", "{}", pending, timeout)))
     }
 
@@ -910,7 +919,9 @@ impl Requestor {
     /// the next poll that still lists it, so the host can answer again.
     fn update_failed(&mut self, task_id: &str, key: &str, response: String) {
         let Some(t) = self.tasks.get_mut(task_id) else { return };
-        t.seen_inputs.remove(key);
+        if let Ok(at) = t.seen_inputs.binary_search_by(|k| k.as_str().cmp(key)) {
+            t.seen_inputs.remove(at);
+        }
         self.retrying(task_id, "tasks/update", response);
     }
 
@@ -941,8 +952,9 @@ impl Requestor {
         if let Some(Value::Object(requests)) = inputs {
             for (key, request) in requests {
                 let Some(t) = self.tasks.get_mut(task_id) else { return };
-                if !t.seen_inputs.insert(key.clone()) {
-                    continue; // Shown on an earlier poll: once is enough.
+                match t.seen_inputs.binary_search(&key) {
+                    Ok(_) => continue, // Shown on an earlier poll: once is enough.
+                    Err(at) => t.seen_inputs.insert(at, key.clone()),
                 }
                 let request_id = json_string(&key);
                 self.inputs.insert(request_id.clone(), task_id.to_owned());
@@ -1245,20 +1257,25 @@ impl Requestor {
                 if error.is_some() {
                     return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 }
-                #[derive(serde::Deserialize)]
-                struct Page {
-                    #[serde(default)]
-                    tasks: Vec<Box<RawValue>>,
-                    #[serde(rename = "nextCursor")]
-                    next_cursor: Option<String>,
-                }
-                let page: Option<Page> = result.and_then(|r| serde_json::from_str(r.get()).ok());
-                let Some(page) = page else {
+                // A page: `tasks` (an array, absent if none) and `nextCursor` (a string, or absent or null at the end).
+                let page = result_value.as_ref().and_then(Value::as_object).and_then(|page| {
+                    let listed = match page.get("tasks") {
+                        None => &[][..],
+                        Some(Value::Array(listed)) => listed.as_slice(),
+                        Some(_) => return None,
+                    };
+                    match page.get("nextCursor") {
+                        None | Some(Value::Null) => Some((listed, None)),
+                        Some(Value::String(cursor)) => Some((listed, Some(cursor.clone()))),
+                        Some(_) => None,
+                    }
+                });
+                let Some((listed, next_cursor)) = page else {
                     return self.event(RequestorEvent::Listed { tasks, error: Some(message.to_owned()) });
                 };
-                tasks.extend(page.tasks.iter().filter_map(|t| TaskView::from_json(t.get())));
+                tasks.extend(listed.iter().filter_map(TaskView::from_value));
                 let pages = pages + 1;
-                let Some(cursor) = page.next_cursor else {
+                let Some(cursor) = next_cursor else {
                     return self.event(RequestorEvent::Listed { tasks, error: None });
                 };
                 let cursor_hash = {
@@ -1294,7 +1311,7 @@ impl Requestor {
                     }
                     None => {
                         let params = format!("{{\"cursor\":{}}}", json_string(&cursor));
-                        cursors.insert(cursor_hash);
+                        cursors.push(cursor_hash);
                         let timeout = self.config.poll.request_timeout_ms;
                         self.send_request("tasks/list", &params, Pending::List { tasks, pages, cursors }, timeout);
                     }

@@ -1,13 +1,19 @@
 //! The JavaScript surface: a thin wasm-bindgen layer over [`Engine`]. Strings
 //! in, strings out on the hot path; no protocol or state logic of its own.
 
+#[cfg(feature = "receiver")]
 mod options;
+#[cfg(feature = "receiver")]
 mod outputs;
 pub(crate) mod random;
+#[cfg(feature = "requestor")]
 mod requestor;
+#[cfg(feature = "receiver")]
 mod sdk_store;
 
-use crate::{Clock, Engine, Event, HostError, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
+use crate::{Clock, HostError};
+#[cfg(feature = "receiver")]
+use crate::{Engine, Event, IdSource, Output, RequestKind, TaskSupport, TtlRequest};
 use js_sys::{Function, Object, Reflect};
 use std::cell::Cell;
 use std::rc::Rc;
@@ -64,8 +70,10 @@ fn clock_error(message: &str, cause: Option<JsValue>) -> JsValue {
 
 /// The host's `newTaskId()`; anything but a string becomes "" and the engine
 /// refuses to create the task.
+#[cfg(feature = "receiver")]
 struct JsIds(Function);
 
+#[cfg(feature = "receiver")]
 impl IdSource for JsIds {
     fn next_id(&mut self) -> String {
         self.0.call0(&JsValue::NULL).ok().and_then(|v| v.as_string()).unwrap_or_default()
@@ -143,18 +151,21 @@ fn output_shapes_object(shapes: &[crate::js_names::OutputShape]) -> JsValue {
     all.into()
 }
 
+#[cfg(feature = "receiver")]
 fn task_json(task: crate::Task) -> String {
     task.to_json()
 }
 
 /// The MCP task runtime, JSON text in and out (see the package README for the host
 /// loop). `TaskEngine` (pkg-template/engine.js) wraps it in plain JS values.
+#[cfg(feature = "receiver")]
 #[wasm_bindgen(js_name = TextTaskEngine)]
 pub struct TaskEngine {
     engine: Engine,
     clock: JsClock,
 }
 
+#[cfg(feature = "receiver")]
 impl TaskEngine {
     /// The engine, once the host's clock has been read for this call.
     fn engine(&mut self) -> Result<&mut Engine, JsValue> {
@@ -163,6 +174,7 @@ impl TaskEngine {
     }
 }
 
+#[cfg(feature = "receiver")]
 #[wasm_bindgen(js_class = TextTaskEngine)]
 impl TaskEngine {
     /// `new TextTaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.

@@ -30,6 +30,8 @@ pub(crate) fn fill(bytes: &mut [u8]) -> Result<(), JsValue> {
 /// Sets the source of random bytes for task IDs and cursor keys: `fill(bytes)` must
 /// fill the whole `Uint8Array` from a cryptographically secure generator, or throw.
 /// `undefined` goes back to `crypto.getRandomValues`.
+/// (Receiver builds only: the requestor draws no random bytes.)
+#[cfg(feature = "receiver")]
 #[wasm_bindgen(js_name = setRandomSource)]
 pub fn set_random_source(fill: Option<js_sys::Function>) {
     SOURCE.with(|source| *source.borrow_mut() = fill.map_or(JsValue::UNDEFINED, JsValue::from));
