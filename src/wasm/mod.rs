@@ -1,6 +1,7 @@
 //! The JavaScript surface: a thin wasm-bindgen layer over [`Engine`]. Strings
 //! in, strings out on the hot path; no protocol or state logic of its own.
 
+mod args;
 mod options;
 mod outputs;
 mod requestor;
@@ -152,6 +153,7 @@ fn task_json(task: crate::Task) -> String {
 pub struct TaskEngine {
     engine: Engine,
     clock: JsClock,
+    args: args::ArgBuffer,
 }
 
 impl TaskEngine {
@@ -159,6 +161,19 @@ impl TaskEngine {
     fn engine(&mut self) -> Result<&mut Engine, JsValue> {
         self.clock.read()?;
         Ok(&mut self.engine)
+    }
+
+    /// A string argument, copied into the reused buffer (see [`args`]).
+    fn text_arg(&mut self, value: &JsValue, name: &str) -> Result<std::ops::Range<usize>, JsValue> {
+        match self.args.push(value) {
+            Ok(Some(range)) => Ok(range),
+            _ => Err(type_error(name, "a string", value)),
+        }
+    }
+
+    /// A string, `null` or `undefined` argument, copied into the reused buffer.
+    fn opt_text_arg(&mut self, value: &JsValue, name: &str) -> Result<Option<std::ops::Range<usize>>, JsValue> {
+        self.args.push(value).map_err(|()| type_error(name, "a string, null or undefined", value))
     }
 }
 
@@ -183,7 +198,7 @@ impl TaskEngine {
         for (name, support) in parsed.tools {
             engine.register_tool(&name, support);
         }
-        Ok(TaskEngine { engine, clock })
+        Ok(TaskEngine { engine, clock, args: args::ArgBuffer::default() })
     }
 
     /// One JSON-RPC message from the peer in; the immediate response out, or
@@ -195,14 +210,17 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "HandleOptions")] inbound: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let message = string_arg(&message, "message")?;
-        let context = opt_string_arg(&context, "context")?;
-        if inbound.is_undefined() || inbound.is_null() {
-            return Ok(opt_str(self.engine()?.handle_message(&message, context.as_deref())));
-        }
-        let (dialect, mcp_name) = options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
-        let inbound = crate::Inbound { context: context.as_deref(), dialect, mcp_name: mcp_name.as_deref() };
-        Ok(opt_str(self.engine()?.handle_inbound(&message, &inbound)))
+        self.args.clear();
+        let message = self.text_arg(&message, "message")?;
+        let context = self.opt_text_arg(&context, "context")?;
+        let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
+            true => (None, None),
+            false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
+        };
+        self.clock.read()?;
+        let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
+        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref() };
+        Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
     }
 
     /// Turns a forwarded 2026-07-28 `tools/call` into a task: returns the
@@ -401,8 +419,10 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
     ) -> Result<String, JsValue> {
-        let (task_id, result_json) = (string_arg(&task_id, "taskId")?, string_arg(&result_json, "resultJson")?);
-        self.engine()?.complete(&task_id, &result_json).map(task_json).map_err(host_error)
+        self.args.clear();
+        let (task_id, result_json) = (self.text_arg(&task_id, "taskId")?, self.text_arg(&result_json, "resultJson")?);
+        self.clock.read()?;
+        self.engine.complete(self.args.text(task_id), self.args.text(result_json)).map(task_json).map_err(host_error)
     }
 
     /// Stores the underlying JSON-RPC error (object text); returns the task JSON.
