@@ -86,6 +86,13 @@ impl Clock for ManualClock {
 /// assert_eq!(mcp_task_core::format_timestamp(1_764_066_600_250), "2025-11-25T10:30:00.250Z");
 /// ```
 pub fn format_timestamp(ms: u64) -> String {
+    let mut out = String::with_capacity(24);
+    write_timestamp(&mut out, ms);
+    out
+}
+
+/// Appends [`format_timestamp`]'s text to `out`.
+pub(crate) fn write_timestamp(out: &mut String, ms: u64) {
     // Written by hand because it runs for every task serialized (twice): a date library's
     // general formatter costs more than the rest of a tasks/get.
     const MAX_MS: u64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
@@ -95,19 +102,20 @@ pub fn format_timestamp(ms: u64) -> String {
     let sod = secs % 86_400;
     let fields: [(u64, usize); 7] =
         [(year as u64, 4), (month, 2), (day, 2), (sod / 3600, 2), (sod / 60 % 60, 2), (sod % 60, 2), (ms % 1000, 3)];
-    let mut out = [0u8; 24];
+    let mut text = [0u8; 24];
     let mut at = 0;
     for (i, (value, width)) in fields.into_iter().enumerate() {
         let mut v = value;
         for k in (0..width).rev() {
-            out[at + k] = b'0' + (v % 10) as u8;
+            text[at + k] = b'0' + (v % 10) as u8;
             v /= 10;
         }
         at += width;
-        out[at] = [b'-', b'-', b'T', b':', b':', b'.', b'Z'][i];
+        text[at] = [b'-', b'-', b'T', b':', b':', b'.', b'Z'][i];
         at += 1;
     }
-    out.iter().map(|&b| b as char).collect()
+    // Digits and separators only: always UTF-8.
+    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
 }
 
 /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian

@@ -378,6 +378,34 @@ pub(crate) fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
 }
 
+/// Appends `s` as a JSON string literal, exactly as [`json_string`] writes it:
+/// copied as is when nothing in it needs escaping (no `"`, `\\` or control
+/// character), the common case of IDs and timestamps.
+pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&json_string(s));
+    }
+}
+
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
 /// Sets the top-level member `key` of a JSON object text to `value` (raw
 /// JSON), replacing it when present, first otherwise; every other member is
 /// kept byte for byte. `None` when `object` is not an object.
@@ -458,6 +486,21 @@ mod tests {
         assert_eq!(nesting_depth(r#"{"a":"[[[{{{\"]]]"}"#), 1);
         assert_eq!(nesting_depth("[[[]]]"), 3);
         assert_eq!(nesting_depth("1"), 0);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn pushed_strings_and_numbers_match_serde_json() {
+        for s in ["", "plain-id", "q\"uote", "back\\slash", "tab\there", "\u{1}", "del\u{7f}", "é ü 日本", "a/b"] {
+            let mut out = String::from("x");
+            push_json_string(&mut out, s);
+            assert_eq!(out[1..], serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+        for n in [0, 7, 10, 999, 600_000, u64::from(u32::MAX), u64::MAX] {
+            let mut out = String::new();
+            push_u64(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
