@@ -297,7 +297,7 @@ impl Codec for Extension {
     fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
         match method {
             "tasks/get" | "tasks/update" | "tasks/cancel" => {
-                if !RequestMeta::read(params).declares_tasks {
+                if !env.declares_tasks {
                     return Err(not_declared(method));
                 }
                 let task_id = task_id_param(params, method)?;
@@ -326,8 +326,7 @@ impl Codec for Extension {
                     .and_then(|p| p.name)
                     .and_then(as_str)
                     .ok_or_else(|| RpcError::params("Invalid params: tools/call requires params.name (a string)"))?;
-                let declared = RequestMeta::read(params).declares_tasks;
-                match ((env.tool)(&name), declared) {
+                match ((env.tool)(&name), env.declares_tasks) {
                     (TaskSupport::Required, false) => Err(not_declared(&format!("Tool '{name}' runs only as a task, so calling it"))),
                     // No client TTL and no progress token in the extension.
                     (TaskSupport::Required | TaskSupport::Optional, true) => {
