@@ -44,7 +44,7 @@ function taskIdsFrom(responses) {
 }
 
 // ---------------------------------------------------------------------------------------------
-async function runOurs(n, TextTaskEngine) {
+export async function runOurs(n, TextTaskEngine) {
   const engine = new TextTaskEngine({
     tools: { bench: 'required' },
     pageSize: 10,
