@@ -318,7 +318,7 @@ impl TaskEngine {
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
         match out {
-            Output::Send(t) => outputs::send_output(t.context, t.in_reply_to.map(String::from), t.message),
+            Output::Send(t) => outputs::send_output(t.context.as_deref(), t.in_reply_to.as_ref().map(|id| id.as_str()), &t.message),
             Output::Persist(p) => {
                 let obj = Object::new();
                 set(&obj, "kind", "persist");
@@ -330,13 +330,15 @@ impl TaskEngine {
                 obj.into()
             }
             Output::Event(Event::Execute { task_id, context, kind, request }) => {
-                outputs::execute_output(task_id, context, kind.method().unwrap_or("other"), request)
+                outputs::execute_output(&task_id, context.as_deref(), kind.method().unwrap_or("other"), &request)
             }
-            Output::Event(Event::Forward { context, message }) => outputs::forward_output(context, message),
-            Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(task_id, context),
-            Output::Event(Event::Expired { task_id, context, was_terminal }) => outputs::expired_output(task_id, context, was_terminal),
+            Output::Event(Event::Forward { context, message }) => outputs::forward_output(context.as_deref(), &message),
+            Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(&task_id, context.as_deref()),
+            Output::Event(Event::Expired { task_id, context, was_terminal }) => {
+                outputs::expired_output(&task_id, context.as_deref(), was_terminal)
+            }
             Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
-                outputs::input_response_output(task_id, context, request_id.into(), response)
+                outputs::input_response_output(&task_id, context.as_deref(), request_id.as_str(), &response)
             }
             Output::Event(Event::OutputsDropped { count }) => {
                 let obj = Object::new();
