@@ -3,7 +3,9 @@
 //! `DetailedTask` with the outcome or `inputRequests` inlined, `tasks/update`,
 //! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
 
-use super::jsonrpc::{as_str, first_byte, json_string, object_members, present, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND};
+use super::jsonrpc::{
+    as_str, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND,
+};
 use super::legacy::TtlRequest;
 use super::params::{params_object, task_id_param};
 use super::task_members::{write_task_members, TaskKeys};
@@ -32,26 +34,6 @@ pub const HEADER_MISMATCH: i64 = -32020;
 /// The acknowledgement of `tasks/update` and `tasks/cancel`.
 pub(crate) const ACK: &str = r#"{"resultType":"complete"}"#;
 
-#[derive(Deserialize)]
-struct MetaOf<'a> {
-    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
-    meta: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct ProtocolMeta<'a> {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow, deserialize_with = "present")]
-    protocol_version: Option<&'a RawValue>,
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default, borrow, deserialize_with = "present")]
-    client_capabilities: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct CapabilitiesProbe<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    extensions: Option<&'a RawValue>,
-}
-
 /// What a request's `params._meta` says about the protocol (unreadable parts count as absent).
 #[derive(Debug, Default)]
 pub(crate) struct RequestMeta<'a> {
@@ -62,16 +44,16 @@ pub(crate) struct RequestMeta<'a> {
 
 impl<'a> RequestMeta<'a> {
     pub fn read(params: Option<&'a RawValue>) -> RequestMeta<'a> {
+        // A `RawValue` is valid JSON: the members are found by scanning, not parsed again.
         let mut out = RequestMeta::default();
         let Some(params) = params.filter(|p| first_byte(p.get()) == Some(b'{')) else { return out };
-        let Some(meta) = serde_json::from_str::<MetaOf<'a>>(params.get()).ok().and_then(|m| m.meta) else { return out };
-        let Ok(meta) = serde_json::from_str::<ProtocolMeta<'a>>(meta.get()) else { return out };
-        out.protocol_version = meta.protocol_version.and_then(as_str);
-        out.declares_tasks = meta
-            .client_capabilities
-            .and_then(|c| serde_json::from_str::<CapabilitiesProbe<'a>>(c.get()).ok())
-            .and_then(|c| c.extensions)
-            .and_then(|e| object_members(e.get()))
+        let Some([Some(meta)]) = member_values(params.get(), ["_meta"]) else { return out };
+        let Some([version, capabilities]) = member_values(meta, [PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META]) else { return out };
+        out.protocol_version = version.and_then(string_value);
+        out.declares_tasks = capabilities
+            .and_then(|c| member_values(c, ["extensions"]))
+            .and_then(|[extensions]| extensions)
+            .and_then(object_members)
             .is_some_and(|members| members.iter().any(|m| m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{')));
         out
     }

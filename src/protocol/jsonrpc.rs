@@ -229,6 +229,30 @@ pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
     }
 }
 
+/// The raw values of some top-level members of a JSON object text, read by
+/// [`object_members`]' scan (no second parse: for text already validated as
+/// JSON). `None` when it is not an object, or when one of `keys` occurs twice
+/// (as serde refuses a duplicate field).
+pub(crate) fn member_values<'a, const N: usize>(object: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    let mut found = [None; N];
+    for m in object_members(object)? {
+        if let Some(i) = keys.iter().position(|k| m.key == *k) {
+            if found[i].replace(m.value).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(found)
+}
+
+/// A raw JSON value's string, decoded; `None` when it is not a string.
+pub(crate) fn string_value(raw: &str) -> Option<Cow<'_, str>> {
+    if first_byte(raw) != Some(b'"') {
+        return None;
+    }
+    as_str_text(raw)
+}
+
 /// A JSON string literal's text, decoded (borrowed when it has no escapes).
 fn as_str_text(literal: &str) -> Option<Cow<'_, str>> {
     let inner = literal.get(1..literal.len().checked_sub(1)?)?;
