@@ -4,7 +4,8 @@
 //! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
 
 use super::jsonrpc::{
-    as_str, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND,
+    as_str, each_member, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS,
+    METHOD_NOT_FOUND,
 };
 use super::legacy::TtlRequest;
 use super::params::{params_object, task_id_param};
@@ -50,11 +51,12 @@ impl<'a> RequestMeta<'a> {
         let Some([Some(meta)]) = member_values(params.get(), ["_meta"]) else { return out };
         let Some([version, capabilities]) = member_values(meta, [PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META]) else { return out };
         out.protocol_version = version.and_then(string_value);
-        out.declares_tasks = capabilities
-            .and_then(|c| member_values(c, ["extensions"]))
-            .and_then(|[extensions]| extensions)
-            .and_then(object_members)
-            .is_some_and(|members| members.iter().any(|m| m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{')));
+        out.declares_tasks =
+            capabilities.and_then(|c| member_values(c, ["extensions"])).and_then(|[extensions]| extensions).is_some_and(|extensions| {
+                let mut declared = false;
+                let readable = each_member(extensions, |m| declared |= m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{'));
+                declared && readable.is_some()
+            });
         out
     }
 }
@@ -142,18 +144,13 @@ fn write_detailed<'r>(out: &mut String, t: TaskView<'_>, outcome: Option<&Outcom
     }
 }
 
-#[derive(Deserialize)]
-struct ResultTypeProbe<'a> {
-    #[serde(rename = "resultType", default, borrow, deserialize_with = "present")]
-    result_type: Option<&'a RawValue>,
-}
-
 /// The inlined `result` of a completed task: what the request would have returned on this
 /// protocol revision, where every result carries `resultType` (2026-07-28 `Result`: servers
 /// MUST include it). A stored result without one (a host's tool result, or a task created
 /// under 2025-11-25) gets `"resultType":"complete"`; one that has it is written as stored.
 fn write_complete_result(out: &mut String, result: &str) {
-    let has_type = serde_json::from_str::<ResultTypeProbe<'_>>(result).is_ok_and(|p| p.result_type.is_some());
+    // Stored results were checked as JSON objects: a scan finds the member (a duplicate one counts as unreadable, as serde has it).
+    let has_type = matches!(member_values(result, ["resultType"]), Some([Some(_)]));
     let body = result.trim_start();
     match body.strip_prefix('{') {
         Some(rest) if !has_type => {

@@ -196,15 +196,22 @@ pub(crate) struct Member<'a> {
 /// values rather than parsing them: linear in the size, whatever the depth.
 /// `None` when the text is not an object this scan can read.
 pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
+    let mut members = Vec::new();
+    each_member(text, |m| members.push(m))?;
+    Some(members)
+}
+
+/// [`object_members`] one at a time, without collecting them; `None` when the
+/// text is not an object this scan can read (`each` may have seen some members).
+pub(crate) fn each_member<'a>(text: &'a str, mut each: impl FnMut(Member<'a>)) -> Option<()> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
     }
-    let mut members = Vec::new();
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return Some(members);
+        return Some(());
     }
     loop {
         if b.get(i) != Some(&b'"') {
@@ -219,11 +226,11 @@ pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
         }
         let value_start = skip_ws(b, i + 1);
         let value_end = skip_value(b, value_start)?;
-        members.push(Member { key, span: start..value_end, value: &text[value_start..value_end] });
+        each(Member { key, span: start..value_end, value: &text[value_start..value_end] });
         i = skip_ws(b, value_end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(members),
+            Some(b'}') => return Some(()),
             _ => return None,
         }
     }
@@ -234,15 +241,13 @@ pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
 /// JSON). `None` when it is not an object, or when one of `keys` occurs twice
 /// (as serde refuses a duplicate field).
 pub(crate) fn member_values<'a, const N: usize>(object: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
-    let mut found = [None; N];
-    for m in object_members(object)? {
+    let (mut found, mut duplicate) = ([None; N], false);
+    each_member(object, |m| {
         if let Some(i) = keys.iter().position(|k| m.key == *k) {
-            if found[i].replace(m.value).is_some() {
-                return None;
-            }
+            duplicate |= found[i].replace(m.value).is_some();
         }
-    }
-    Some(found)
+    })?;
+    (!duplicate).then_some(found)
 }
 
 /// A raw JSON value's string, decoded; `None` when it is not a string.
@@ -368,6 +373,18 @@ pub(crate) fn result_response(id: &str, result: &str) -> String {
     out.push_str(result);
     out.push('}');
     out
+}
+
+/// [`result_response`] around a result the caller owns: the envelope is put
+/// in place around it (no second buffer when the result has the room).
+pub(crate) fn wrap_result(id: &str, mut result: String) -> String {
+    const HEAD: &str = "{\"jsonrpc\":\"2.0\",\"id\":";
+    result.reserve(HEAD.len() + id.len() + 11);
+    result.insert_str(0, ",\"result\":");
+    result.insert_str(0, id);
+    result.insert_str(0, HEAD);
+    result.push('}');
+    result
 }
 
 /// An error response with a raw error object.
@@ -510,6 +527,14 @@ mod tests {
         assert_eq!(nesting_depth(r#"{"a":"[[[{{{\"]]]"}"#), 1);
         assert_eq!(nesting_depth("[[[]]]"), 3);
         assert_eq!(nesting_depth("1"), 0);
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn wrapped_result_is_the_result_response() {
+        for (id, result) in [("1", "{}"), ("\"a\"", r#"{"task":{"taskId":"t"}}"#), ("-9", "")] {
+            assert_eq!(wrap_result(id, result.to_owned()), result_response(id, result));
+        }
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
