@@ -310,7 +310,10 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
         let text = format!("Message too large: {} bytes, the limit is {}", message.len(), max_bytes);
         return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
     }
-    let depth = nesting_depth(message);
+    // Depth never exceeds the number of opening brackets: count them first (a
+    // cheap pass), walk the nesting only when there are enough of them.
+    let openings = message.bytes().filter(|&b| b == b'{' || b == b'[').count();
+    let depth = if openings > max_depth { nesting_depth(message) } else { 0 };
     if depth > max_depth {
         let text = format!("Message nested too deeply: depth {depth}, the limit is {max_depth}");
         return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
