@@ -485,8 +485,23 @@ struct MetaProbe<'a> {
 /// when `object` is not an object or its `_meta` is not one.
 pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<String> {
     let probe: MetaProbe<'_> = serde_json::from_str(object).ok()?;
-    let entry = format!("{}:{}", json_string(key), value);
-    match probe.meta {
+    put_meta_entry(object, probe.meta.map(RawValue::get), key, value)
+}
+
+/// [`with_meta_entry`] on text already validated as JSON (a stored result):
+/// `_meta` is found by a scan instead of a parse.
+pub(crate) fn with_meta_entry_in_valid(object: &str, key: &str, value: &str) -> Option<String> {
+    let [meta] = member_values(object, ["_meta"])?;
+    put_meta_entry(object, meta, key, value)
+}
+
+/// [`with_meta_entry`] given the `_meta` value, a slice of `object`.
+fn put_meta_entry(object: &str, meta: Option<&str>, key: &str, value: &str) -> Option<String> {
+    let mut entry = String::with_capacity(key.len() + value.len() + 3);
+    push_json_string(&mut entry, key);
+    entry.push(':');
+    entry.push_str(value);
+    match meta {
         None => {
             let open = object.find('{')?;
             let rest = &object[open + 1..];
@@ -504,18 +519,20 @@ pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<St
         }
         Some(meta) => {
             // Byte range of the _meta value inside `object` (it borrows from it).
-            let start = meta.get().as_ptr() as usize - object.as_ptr() as usize;
-            let end = start + meta.get().len();
-            let members = object_members(meta.get())?;
-            let mut merged = String::with_capacity(meta.get().len() + entry.len() + 2);
-            merged.push('{');
-            merged.push_str(&entry);
+            let start = meta.as_ptr() as usize - object.as_ptr() as usize;
+            let end = start + meta.len();
+            let members = object_members(meta)?;
+            let mut out = String::with_capacity(object.len() + entry.len() + 2);
+            out.push_str(&object[..start]);
+            out.push('{');
+            out.push_str(&entry);
             for m in members.iter().filter(|m| m.key != key) {
-                merged.push(',');
-                merged.push_str(&meta.get()[m.span.clone()]);
+                out.push(',');
+                out.push_str(&meta[m.span.clone()]);
             }
-            merged.push('}');
-            Some(format!("{}{}{}", &object[..start], merged, &object[end..]))
+            out.push('}');
+            out.push_str(&object[end..]);
+            Some(out)
         }
     }
 }
@@ -566,6 +583,9 @@ mod tests {
         assert_eq!(parsed, serde_json::json!({"_meta":{"a":2,"k":1},"z":1}));
         assert_eq!(with_meta_entry("[1]", "k", "1"), None);
         assert_eq!(with_meta_entry(r#"{"_meta":3}"#, "k", "1"), None);
+        for valid in [v, " { } ", r#"{"_meta":{"a":2,"k":0},"z":1}"#, "[1]", r#"{"_meta":3}"#, r#"{"_meta":{},"_meta":{}}"#] {
+            assert_eq!(with_meta_entry_in_valid(valid, "k", "1"), with_meta_entry(valid, "k", "1"), "{valid}");
+        }
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
