@@ -54,7 +54,7 @@ impl<'a> RequestMeta<'a> {
         out.declares_tasks =
             capabilities.and_then(|c| member_values(c, ["extensions"])).and_then(|[extensions]| extensions).is_some_and(|extensions| {
                 let mut declared = false;
-                let readable = each_member(extensions, |m| declared |= m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{'));
+                let readable = each_member(extensions, &mut |m| declared |= m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{'));
                 declared && readable.is_some()
             });
         out

@@ -197,13 +197,14 @@ pub(crate) struct Member<'a> {
 /// `None` when the text is not an object this scan can read.
 pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
     let mut members = Vec::new();
-    each_member(text, |m| members.push(m))?;
+    each_member(text, &mut |m| members.push(m))?;
     Some(members)
 }
 
 /// [`object_members`] one at a time, without collecting them; `None` when the
 /// text is not an object this scan can read (`each` may have seen some members).
-pub(crate) fn each_member<'a>(text: &'a str, mut each: impl FnMut(Member<'a>)) -> Option<()> {
+/// `dyn`: one copy of the scan in the `.wasm`, whatever the callers.
+pub(crate) fn each_member<'a>(text: &'a str, each: &mut dyn FnMut(Member<'a>)) -> Option<()> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
@@ -242,7 +243,7 @@ pub(crate) fn each_member<'a>(text: &'a str, mut each: impl FnMut(Member<'a>)) -
 /// (as serde refuses a duplicate field).
 pub(crate) fn member_values<'a, const N: usize>(object: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
     let (mut found, mut duplicate) = ([None; N], false);
-    each_member(object, |m| {
+    each_member(object, &mut |m| {
         if let Some(i) = keys.iter().position(|k| m.key == *k) {
             duplicate |= found[i].replace(m.value).is_some();
         }
