@@ -3,7 +3,6 @@
 
 pub(crate) mod cursor;
 pub(crate) mod deadlines;
-pub(crate) mod hash;
 mod policy;
 mod status;
 pub(crate) mod table;

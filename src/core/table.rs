@@ -2,11 +2,10 @@
 //! listing. It knows nothing of JSON-RPC; the protocol layer maps onto it.
 
 use super::deadlines::Deadlines;
-use super::hash::{KeyMap, KeySet};
 use super::status::TaskStatus;
 use super::task::{Outcome, RequestKind, Task, TaskView};
 use crate::protocol::Dialect;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 /// How many expired task IDs are remembered, so that a late request hears
@@ -137,11 +136,11 @@ pub(crate) struct Expired {
 
 #[derive(Debug, Default)]
 pub(crate) struct TaskTable {
-    tasks: KeyMap<Arc<str>, TaskRecord>,
+    tasks: HashMap<Arc<str>, TaskRecord>,
     /// Creation order per context: the list index and the cursor space.
-    by_context: KeyMap<ContextKey, BTreeMap<u64, Arc<str>>>,
+    by_context: HashMap<ContextKey, BTreeMap<u64, Arc<str>>>,
     deadlines: Deadlines,
-    expired: KeyMap<Arc<str>, ContextKey>,
+    expired: HashMap<Arc<str>, ContextKey>,
     expired_order: VecDeque<Arc<str>>,
     next_seq: u64,
     /// Store mode: creation numbers come from the record (creation time and
@@ -149,7 +148,7 @@ pub(crate) struct TaskTable {
     /// order and a cursor made by one is understood by another.
     stable_order: bool,
     /// The creation numbers in use (only with `stable_order`, to avoid collisions).
-    used_seqs: KeySet<u64>,
+    used_seqs: HashSet<u64>,
 }
 
 /// FNV-1a of a task ID: the low bits of a store-mode creation number.

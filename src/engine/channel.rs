@@ -2,8 +2,7 @@
 //! finish, and the requests a task sends the requestor on them (e.g. an
 //! `elicitation/create` while it is `input_required`).
 
-use crate::core::hash::KeyMap;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// A `tasks/result` request waiting for its task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,9 +57,9 @@ impl Channel {
 /// Side-channel state, only for tasks that have any.
 #[derive(Debug, Default)]
 pub(crate) struct Channels {
-    by_task: KeyMap<String, Channel>,
+    by_task: HashMap<String, Channel>,
     /// Raw id of an outgoing request -> its task.
-    owner: KeyMap<String, String>,
+    owner: HashMap<String, String>,
 }
 
 /// Why [`Channels::enqueue_message`] refused a message.

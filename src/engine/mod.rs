@@ -18,7 +18,6 @@ pub use store::{StoreError, TaskBinding, TaskPage};
 use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
 use crate::core::cursor::CursorCodec;
-use crate::core::hash::KeyMap;
 use crate::core::table::MoveRefusal;
 use crate::core::table::{Lookup, TaskRecord, TaskTable};
 use crate::core::{Outcome, TaskStatus};
@@ -30,7 +29,7 @@ use crate::protocol::raw_id::RawId;
 use crate::protocol::Dialect;
 use crate::time::BoxedClock;
 use channel::Channels;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// What the transport knows of an incoming message beside its body.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -89,7 +88,7 @@ pub struct Engine {
     clock: BoxedClock,
     ids: BoxedIdSource,
     table: TaskTable,
-    tools: KeyMap<String, TaskSupport>,
+    tools: HashMap<String, TaskSupport>,
     channels: Channels,
     subscriptions: subscriptions::Subscriptions,
     outputs: VecDeque<Output>,
@@ -138,7 +137,7 @@ impl Engine {
             clock,
             ids,
             table,
-            tools: KeyMap::default(),
+            tools: HashMap::new(),
             channels: Channels::default(),
             subscriptions: Default::default(),
             outputs: VecDeque::new(),

@@ -1,7 +1,7 @@
 //! Token-bucket rate limiting of `tasks/*` requests per context, on the
 //! injected clock.
 
-use crate::core::hash::KeyMap;
+use std::collections::HashMap;
 
 /// A token bucket: `burst` requests at once, refilled at `per_second`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +22,7 @@ struct Bucket {
 /// Buckets per context; full (idle) buckets are dropped when the map grows.
 #[derive(Debug, Default)]
 pub(crate) struct RateLimiter {
-    buckets: KeyMap<Option<String>, Bucket>,
+    buckets: HashMap<Option<String>, Bucket>,
 }
 
 const PRUNE_AT: usize = 10_000;

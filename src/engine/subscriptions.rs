@@ -1,7 +1,7 @@
 //! `subscriptions/listen` streams that follow tasks (tasks extension): which
 //! stream hears `notifications/tasks` for which task.
 
-use crate::core::hash::KeyMap;
+use std::collections::HashMap;
 
 /// One stream following a task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub(crate) struct Listener {
 
 #[derive(Debug, Default)]
 pub(crate) struct Subscriptions {
-    by_task: KeyMap<String, Vec<Listener>>,
+    by_task: HashMap<String, Vec<Listener>>,
 }
 
 impl Subscriptions {
