@@ -56,8 +56,25 @@ impl IdSource for UuidV4Ids {
         // Each pool byte is used once: an ID is never derivable from another.
         self.pool[self.used..self.used + 16].fill(0);
         self.used += 16;
-        uuid::Builder::from_random_bytes(bytes).into_uuid().to_string()
+        uuid_text(bytes)
     }
+}
+
+/// The hyphenated lower-case text of a version 4 UUID made of these random
+/// bytes (RFC 9562: version and variant bits set), written without `core::fmt`.
+fn uuid_text(mut bytes: [u8; 16]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let mut text = String::with_capacity(36);
+    for (i, b) in bytes.into_iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            text.push('-');
+        }
+        text.push(char::from(HEX[usize::from(b >> 4)]));
+        text.push(char::from(HEX[usize::from(b & 0x0f)]));
+    }
+    text
 }
 
 /// Counting IDs with a prefix (`task-1`, `task-2`, ...): deterministic, for
@@ -81,5 +98,17 @@ impl IdSource for SequentialIds {
         let id = format!("{}{}", self.prefix, self.next);
         self.next += 1;
         id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn uuid_text_matches_the_uuid_crate() {
+        for seed in 0u8..=255 {
+            let bytes: [u8; 16] = std::array::from_fn(|i| seed.wrapping_mul(31).wrapping_add(i as u8 * 17));
+            assert_eq!(super::uuid_text(bytes), uuid::Builder::from_random_bytes(bytes).into_uuid().to_string());
+        }
     }
 }

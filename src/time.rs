@@ -86,42 +86,53 @@ impl Clock for ManualClock {
 /// assert_eq!(mcp_task_core::format_timestamp(1_764_066_600_250), "2025-11-25T10:30:00.250Z");
 /// ```
 pub fn format_timestamp(ms: u64) -> String {
+    let mut out = String::with_capacity(24);
+    write_timestamp(&mut out, ms);
+    out
+}
+
+/// Appends [`format_timestamp`]'s text to `out`.
+pub(crate) fn write_timestamp(out: &mut String, ms: u64) {
     // Written by hand because it runs for every task serialized (twice): a date library's
-    // general formatter costs more than the rest of a tasks/get.
+    // general formatter costs more than the rest of a tasks/get. 32-bit arithmetic after
+    // the first split: 64-bit division is several times slower in wasm32.
     const MAX_MS: u64 = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
     let ms = ms.min(MAX_MS);
     let secs = ms / 1000;
-    let (year, month, day) = civil_from_days((secs / 86_400) as i64);
-    let sod = secs % 86_400;
-    let fields: [(u64, usize); 7] =
-        [(year as u64, 4), (month, 2), (day, 2), (sod / 3600, 2), (sod / 60 % 60, 2), (sod % 60, 2), (ms % 1000, 3)];
-    let mut out = [0u8; 24];
-    let mut at = 0;
-    for (i, (value, width)) in fields.into_iter().enumerate() {
-        let mut v = value;
-        for k in (0..width).rev() {
-            out[at + k] = b'0' + (v % 10) as u8;
-            v /= 10;
-        }
-        at += width;
-        out[at] = [b'-', b'-', b'T', b':', b':', b'.', b'Z'][i];
-        at += 1;
+    let (year, month, day) = civil_from_days((secs / 86_400) as u32);
+    let (sod, milli) = ((secs % 86_400) as u32, (ms % 1000) as u32);
+    let mut text = *b"0000-00-00T00:00:00.000Z";
+    put_digits(&mut text[0..4], year);
+    put_digits(&mut text[5..7], month);
+    put_digits(&mut text[8..10], day);
+    put_digits(&mut text[11..13], sod / 3600);
+    put_digits(&mut text[14..16], sod / 60 % 60);
+    put_digits(&mut text[17..19], sod % 60);
+    put_digits(&mut text[20..23], milli);
+    // Digits and separators only: always UTF-8.
+    out.push_str(std::str::from_utf8(&text).unwrap_or_default());
+}
+
+/// Writes `value`'s last `slot.len()` decimal digits into `slot`.
+fn put_digits(slot: &mut [u8], mut value: u32) {
+    for digit in slot.iter_mut().rev() {
+        *digit = b'0' + (value % 10) as u8;
+        value /= 10;
     }
-    out.iter().map(|&b| b as char).collect()
 }
 
 /// Days since 1970-01-01 to (year, month, day), proleptic Gregorian
-/// (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u64, u64) {
+/// (Howard Hinnant's `civil_from_days`, for days on or after the epoch).
+fn civil_from_days(days: u32) -> (u32, u32, u32) {
     let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
+    let era = z / 146_097;
+    let doe = z % 146_097;
     let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
     let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (yoe + era * 400 + i64::from(month <= 2), month as u64, day as u64)
+    (yoe + era * 400 + u32::from(month <= 2), month, day)
 }
 
 #[cfg(test)]

@@ -16,10 +16,11 @@
 //   get2    N × tasks/get (terminal)               result  3N/4 × tasks/result
 //   list    every page of the N tasks (page size 10 on both; the SDK's is fixed at 10)
 // The same engine in the 2026-07-28 dialect (p1-ext.mjs) runs in the same rounds, interleaved.
+// BENCH_CPU_TIME=1 times every phase by the process's CPU time instead of wall time (lib.mjs phaseClock).
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { gc, importEngine, liftedLimits, repeat, resultOf, wireDriver } from './lib.mjs';
+import { gc, importEngine, liftedLimits, phaseClock, repeat, resultOf, wireDriver } from './lib.mjs';
 import { PHASES_2026, runOurs2026 } from './p1-ext.mjs';
 
 const CONTEXT = 'session-1';
@@ -44,7 +45,7 @@ function taskIdsFrom(responses) {
 }
 
 // ---------------------------------------------------------------------------------------------
-async function runOurs(n, TextTaskEngine) {
+export async function runOurs(n, TextTaskEngine) {
   const engine = new TextTaskEngine({
     tools: { bench: 'required' },
     pageSize: 10,
@@ -66,7 +67,7 @@ async function runOurs(n, TextTaskEngine) {
   phase('get2', perTask(ids, 300_000, 'tasks/get'));
   phase('result', perTask(ids, 400_000, 'tasks/result', completes));
 
-  const t = performance.now();
+  const t = phaseClock();
   let cursor;
   let pages = 0;
   let listed = 0;
@@ -77,7 +78,7 @@ async function runOurs(n, TextTaskEngine) {
     cursor = page.nextCursor;
     pages++;
   } while (cursor !== undefined);
-  time.list = performance.now() - t;
+  time.list = phaseClock() - t;
   ops.list = pages;
   if (listed !== n) throw new Error(`ours listed ${listed} of ${n} tasks`);
   const errors = sent.filter((text) => text.includes('"error":'));
@@ -139,9 +140,9 @@ async function runSdk(n) {
   const time = {};
   const ops = {};
   const phase = async (name, messages) => {
-    const t = performance.now();
+    const t = phaseClock();
     await sendAll(messages);
-    time[name] = performance.now() - t;
+    time[name] = phaseClock() - t;
     ops[name] = messages.length;
   };
   await phase('create', createMessages(n));
@@ -150,21 +151,21 @@ async function runSdk(n) {
   await phase('get1', perTask(ids, 100_000, 'tasks/get'));
 
   const results = ids.map((_, i) => resultOf(i, 256));
-  let t = performance.now();
+  let t = phaseClock();
   let done = 0;
   for (let i = 0; i < ids.length; i++) {
     if (!completes(i)) continue;
     await handles.get(ids[i]).storeTaskResult(ids[i], 'completed', results[i]);
     done++;
   }
-  time.complete = performance.now() - t;
+  time.complete = phaseClock() - t;
   ops.complete = done;
 
   await phase('cancel', perTask(ids, 200_000, 'tasks/cancel', cancels));
   await phase('get2', perTask(ids, 300_000, 'tasks/get'));
   await phase('result', perTask(ids, 400_000, 'tasks/result', completes));
 
-  t = performance.now();
+  t = phaseClock();
   let cursor;
   let pages = 0;
   let listed = 0;
@@ -176,7 +177,7 @@ async function runSdk(n) {
     cursor = page.nextCursor;
     pages++;
   } while (cursor !== undefined);
-  time.list = performance.now() - t;
+  time.list = phaseClock() - t;
   ops.list = pages;
   if (listed !== n) throw new Error(`sdk listed ${listed} of ${n} tasks`);
   for (const text of [...replies.values()].slice(0, 3)) if (JSON.parse(text).error) throw new Error(`sdk error: ${text}`);

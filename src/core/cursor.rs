@@ -40,7 +40,14 @@ impl CursorCodec {
 
     /// Encodes "after creation number `seq`" for `context`.
     pub fn encode(&self, context: Option<&str>, seq: u64) -> String {
-        format!("{:016x}{:016x}", seq, self.tag(context, seq))
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut text = String::with_capacity(32);
+        for word in [seq, self.tag(context, seq)] {
+            for shift in (0..16).rev() {
+                text.push(char::from(HEX[(word >> (shift * 4)) as usize & 0xf]));
+            }
+        }
+        text
     }
 
     /// Decodes a cursor made by [`encode`](Self::encode) for the same context;
@@ -65,6 +72,8 @@ mod tests {
     fn round_trips_and_rejects_tampering() {
         let codec = CursorCodec::new([7; 16]);
         let c = codec.encode(Some("alice"), 42);
+        assert_eq!(&c[..16], "000000000000002a");
+        assert_eq!(c[16..], format!("{:016x}", codec.tag(Some("alice"), 42)));
         assert_eq!(codec.decode(Some("alice"), &c), Some(42));
         assert_eq!(codec.decode(Some("bob"), &c), None, "bound to its context");
         assert_eq!(codec.decode(None, &c), None);

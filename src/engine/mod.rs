@@ -242,7 +242,7 @@ impl Engine {
             }
             Incoming::Request { id, method, params } => {
                 let reply = match self.on_request(id, &method, params, message, inbound, now) {
-                    peer::Reply::Result(result) => Some(jsonrpc::result_response(id, &result)),
+                    peer::Reply::Result(result) => Some(jsonrpc::wrap_result(id, result)),
                     peer::Reply::Error(error) => Some(jsonrpc::error_response(Some(id), &error)),
                     peer::Reply::Response(response) => Some(response),
                     peer::Reply::Later => None,

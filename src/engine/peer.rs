@@ -6,6 +6,7 @@ use super::{Engine, Inbound};
 use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
 use crate::core::{RequestKind, TaskStatus};
 use crate::output::Event;
+use crate::protocol::extension::RequestMeta;
 use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
 use crate::protocol::legacy::{self, TtlRequest};
 use crate::protocol::{self, Codec, Dialect, Env, TaskRequest};
@@ -81,11 +82,17 @@ impl Engine {
                 }
             }
         }
-        let dialect = inbound.dialect.unwrap_or_else(|| Dialect::of_request(params));
+        // `_meta` is read once: for the dialect, and for the extension's declaration.
+        let meta = match inbound.dialect {
+            Some(Dialect::Legacy) => RequestMeta::default(),
+            _ => RequestMeta::read(params),
+        };
+        let dialect = inbound.dialect.unwrap_or_else(|| Dialect::of_meta(&meta));
         let codec = protocol::codec(dialect);
         let tools = &self.tools;
         let tool = |name: &str| tools.get(name).copied().unwrap_or_default();
-        let env = Env { capabilities: &self.config.capabilities, tool: &tool, mcp_name: inbound.mcp_name };
+        let env =
+            Env { capabilities: &self.config.capabilities, tool: &tool, mcp_name: inbound.mcp_name, declares_tasks: meta.declares_tasks };
         let request = match codec.decode(method, params, &env) {
             Ok(request) => request,
             Err(e) => return Reply::Error(e),

@@ -3,7 +3,10 @@
 //! `DetailedTask` with the outcome or `inputRequests` inlined, `tasks/update`,
 //! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
 
-use super::jsonrpc::{as_str, first_byte, json_string, object_members, present, RpcError, INVALID_PARAMS, METHOD_NOT_FOUND};
+use super::jsonrpc::{
+    as_str, each_member, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+};
 use super::legacy::TtlRequest;
 use super::params::{params_object, task_id_param};
 use super::task_members::{write_task_members, TaskKeys};
@@ -32,26 +35,6 @@ pub const HEADER_MISMATCH: i64 = -32020;
 /// The acknowledgement of `tasks/update` and `tasks/cancel`.
 pub(crate) const ACK: &str = r#"{"resultType":"complete"}"#;
 
-#[derive(Deserialize)]
-struct MetaOf<'a> {
-    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
-    meta: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct ProtocolMeta<'a> {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion", default, borrow, deserialize_with = "present")]
-    protocol_version: Option<&'a RawValue>,
-    #[serde(rename = "io.modelcontextprotocol/clientCapabilities", default, borrow, deserialize_with = "present")]
-    client_capabilities: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct CapabilitiesProbe<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    extensions: Option<&'a RawValue>,
-}
-
 /// What a request's `params._meta` says about the protocol (unreadable parts count as absent).
 #[derive(Debug, Default)]
 pub(crate) struct RequestMeta<'a> {
@@ -62,17 +45,18 @@ pub(crate) struct RequestMeta<'a> {
 
 impl<'a> RequestMeta<'a> {
     pub fn read(params: Option<&'a RawValue>) -> RequestMeta<'a> {
+        // A `RawValue` is valid JSON: the members are found by scanning, not parsed again.
         let mut out = RequestMeta::default();
         let Some(params) = params.filter(|p| first_byte(p.get()) == Some(b'{')) else { return out };
-        let Some(meta) = serde_json::from_str::<MetaOf<'a>>(params.get()).ok().and_then(|m| m.meta) else { return out };
-        let Ok(meta) = serde_json::from_str::<ProtocolMeta<'a>>(meta.get()) else { return out };
-        out.protocol_version = meta.protocol_version.and_then(as_str);
-        out.declares_tasks = meta
-            .client_capabilities
-            .and_then(|c| serde_json::from_str::<CapabilitiesProbe<'a>>(c.get()).ok())
-            .and_then(|c| c.extensions)
-            .and_then(|e| object_members(e.get()))
-            .is_some_and(|members| members.iter().any(|m| m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{')));
+        let Some([Some(meta)]) = member_values(params.get(), ["_meta"]) else { return out };
+        let Some([version, capabilities]) = member_values(meta, [PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META]) else { return out };
+        out.protocol_version = version.and_then(string_value);
+        out.declares_tasks =
+            capabilities.and_then(|c| member_values(c, ["extensions"])).and_then(|[extensions]| extensions).is_some_and(|extensions| {
+                let mut declared = false;
+                let readable = each_member(extensions, &mut |m| declared |= m.key == EXTENSION_ID && first_byte(m.value) == Some(b'{'));
+                declared && readable.is_some()
+            });
         out
     }
 }
@@ -160,18 +144,13 @@ fn write_detailed<'r>(out: &mut String, t: TaskView<'_>, outcome: Option<&Outcom
     }
 }
 
-#[derive(Deserialize)]
-struct ResultTypeProbe<'a> {
-    #[serde(rename = "resultType", default, borrow, deserialize_with = "present")]
-    result_type: Option<&'a RawValue>,
-}
-
 /// The inlined `result` of a completed task: what the request would have returned on this
 /// protocol revision, where every result carries `resultType` (2026-07-28 `Result`: servers
 /// MUST include it). A stored result without one (a host's tool result, or a task created
 /// under 2025-11-25) gets `"resultType":"complete"`; one that has it is written as stored.
 fn write_complete_result(out: &mut String, result: &str) {
-    let has_type = serde_json::from_str::<ResultTypeProbe<'_>>(result).is_ok_and(|p| p.result_type.is_some());
+    // Stored results were checked as JSON objects: a scan finds the member (a duplicate one counts as unreadable, as serde has it).
+    let has_type = matches!(member_values(result, ["resultType"]), Some([Some(_)]));
     let body = result.trim_start();
     match body.strip_prefix('{') {
         Some(rest) if !has_type => {
@@ -297,7 +276,7 @@ impl Codec for Extension {
     fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
         match method {
             "tasks/get" | "tasks/update" | "tasks/cancel" => {
-                if !RequestMeta::read(params).declares_tasks {
+                if !env.declares_tasks {
                     return Err(not_declared(method));
                 }
                 let task_id = task_id_param(params, method)?;
@@ -326,8 +305,7 @@ impl Codec for Extension {
                     .and_then(|p| p.name)
                     .and_then(as_str)
                     .ok_or_else(|| RpcError::params("Invalid params: tools/call requires params.name (a string)"))?;
-                let declared = RequestMeta::read(params).declares_tasks;
-                match ((env.tool)(&name), declared) {
+                match ((env.tool)(&name), env.declares_tasks) {
                     (TaskSupport::Required, false) => Err(not_declared(&format!("Tool '{name}' runs only as a task, so calling it"))),
                     // No client TTL and no progress token in the extension.
                     (TaskSupport::Required | TaskSupport::Optional, true) => {

@@ -196,15 +196,23 @@ pub(crate) struct Member<'a> {
 /// values rather than parsing them: linear in the size, whatever the depth.
 /// `None` when the text is not an object this scan can read.
 pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
+    let mut members = Vec::new();
+    each_member(text, &mut |m| members.push(m))?;
+    Some(members)
+}
+
+/// [`object_members`] one at a time, without collecting them; `None` when the
+/// text is not an object this scan can read (`each` may have seen some members).
+/// `dyn`: one copy of the scan in the `.wasm`, whatever the callers.
+pub(crate) fn each_member<'a>(text: &'a str, each: &mut dyn FnMut(Member<'a>)) -> Option<()> {
     let b = text.as_bytes();
     let mut i = skip_ws(b, 0);
     if b.get(i) != Some(&b'{') {
         return None;
     }
-    let mut members = Vec::new();
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return Some(members);
+        return Some(());
     }
     loop {
         if b.get(i) != Some(&b'"') {
@@ -219,14 +227,36 @@ pub(crate) fn object_members(text: &str) -> Option<Vec<Member<'_>>> {
         }
         let value_start = skip_ws(b, i + 1);
         let value_end = skip_value(b, value_start)?;
-        members.push(Member { key, span: start..value_end, value: &text[value_start..value_end] });
+        each(Member { key, span: start..value_end, value: &text[value_start..value_end] });
         i = skip_ws(b, value_end);
         match b.get(i) {
             Some(b',') => i = skip_ws(b, i + 1),
-            Some(b'}') => return Some(members),
+            Some(b'}') => return Some(()),
             _ => return None,
         }
     }
+}
+
+/// The raw values of some top-level members of a JSON object text, read by
+/// [`object_members`]' scan (no second parse: for text already validated as
+/// JSON). `None` when it is not an object, or when one of `keys` occurs twice
+/// (as serde refuses a duplicate field).
+pub(crate) fn member_values<'a, const N: usize>(object: &'a str, keys: [&str; N]) -> Option<[Option<&'a str>; N]> {
+    let (mut found, mut duplicate) = ([None; N], false);
+    each_member(object, &mut |m| {
+        if let Some(i) = keys.iter().position(|k| m.key == *k) {
+            duplicate |= found[i].replace(m.value).is_some();
+        }
+    })?;
+    (!duplicate).then_some(found)
+}
+
+/// A raw JSON value's string, decoded; `None` when it is not a string.
+pub(crate) fn string_value(raw: &str) -> Option<Cow<'_, str>> {
+    if first_byte(raw) != Some(b'"') {
+        return None;
+    }
+    as_str_text(raw)
 }
 
 /// A JSON string literal's text, decoded (borrowed when it has no escapes).
@@ -281,7 +311,10 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
         let text = format!("Message too large: {} bytes, the limit is {}", message.len(), max_bytes);
         return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
     }
-    let depth = nesting_depth(message);
+    // Depth never exceeds the number of opening brackets: count them first (a
+    // cheap pass), walk the nesting only when there are enough of them.
+    let openings = message.bytes().filter(|&b| b == b'{' || b == b'[').count();
+    let depth = if openings > max_depth { nesting_depth(message) } else { 0 };
     if depth > max_depth {
         let text = format!("Message nested too deeply: depth {depth}, the limit is {max_depth}");
         return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
@@ -346,6 +379,18 @@ pub(crate) fn result_response(id: &str, result: &str) -> String {
     out
 }
 
+/// [`result_response`] around a result the caller owns: the envelope is put
+/// in place around it (no second buffer when the result has the room).
+pub(crate) fn wrap_result(id: &str, mut result: String) -> String {
+    const HEAD: &str = "{\"jsonrpc\":\"2.0\",\"id\":";
+    result.reserve(HEAD.len() + id.len() + 11);
+    result.insert_str(0, ",\"result\":");
+    result.insert_str(0, id);
+    result.insert_str(0, HEAD);
+    result.push('}');
+    result
+}
+
 /// An error response with a raw error object.
 pub(crate) fn raw_error_response(id: Option<&str>, error: &str) -> String {
     let mut out = String::with_capacity(error.len() + 40);
@@ -376,6 +421,34 @@ pub(crate) fn error_object(error: &RpcError) -> String {
 /// A JSON string literal.
 pub(crate) fn json_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+/// Appends `s` as a JSON string literal, exactly as [`json_string`] writes it:
+/// copied as is when nothing in it needs escaping (no `"`, `\\` or control
+/// character), the common case of IDs and timestamps.
+pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&json_string(s));
+    }
+}
+
+/// Appends the decimal digits of `n`.
+pub(crate) fn push_u64(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// Sets the top-level member `key` of a JSON object text to `value` (raw
@@ -413,8 +486,23 @@ struct MetaProbe<'a> {
 /// when `object` is not an object or its `_meta` is not one.
 pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<String> {
     let probe: MetaProbe<'_> = serde_json::from_str(object).ok()?;
-    let entry = format!("{}:{}", json_string(key), value);
-    match probe.meta {
+    put_meta_entry(object, probe.meta.map(RawValue::get), key, value)
+}
+
+/// [`with_meta_entry`] on text already validated as JSON (a stored result):
+/// `_meta` is found by a scan instead of a parse.
+pub(crate) fn with_meta_entry_in_valid(object: &str, key: &str, value: &str) -> Option<String> {
+    let [meta] = member_values(object, ["_meta"])?;
+    put_meta_entry(object, meta, key, value)
+}
+
+/// [`with_meta_entry`] given the `_meta` value, a slice of `object`.
+fn put_meta_entry(object: &str, meta: Option<&str>, key: &str, value: &str) -> Option<String> {
+    let mut entry = String::with_capacity(key.len() + value.len() + 3);
+    push_json_string(&mut entry, key);
+    entry.push(':');
+    entry.push_str(value);
+    match meta {
         None => {
             let open = object.find('{')?;
             let rest = &object[open + 1..];
@@ -432,18 +520,20 @@ pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<St
         }
         Some(meta) => {
             // Byte range of the _meta value inside `object` (it borrows from it).
-            let start = meta.get().as_ptr() as usize - object.as_ptr() as usize;
-            let end = start + meta.get().len();
-            let members = object_members(meta.get())?;
-            let mut merged = String::with_capacity(meta.get().len() + entry.len() + 2);
-            merged.push('{');
-            merged.push_str(&entry);
+            let start = meta.as_ptr() as usize - object.as_ptr() as usize;
+            let end = start + meta.len();
+            let members = object_members(meta)?;
+            let mut out = String::with_capacity(object.len() + entry.len() + 2);
+            out.push_str(&object[..start]);
+            out.push('{');
+            out.push_str(&entry);
             for m in members.iter().filter(|m| m.key != key) {
-                merged.push(',');
-                merged.push_str(&meta.get()[m.span.clone()]);
+                out.push(',');
+                out.push_str(&meta[m.span.clone()]);
             }
-            merged.push('}');
-            Some(format!("{}{}{}", &object[..start], merged, &object[end..]))
+            out.push('}');
+            out.push_str(&object[end..]);
+            Some(out)
         }
     }
 }
@@ -462,6 +552,29 @@ mod tests {
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn wrapped_result_is_the_result_response() {
+        for (id, result) in [("1", "{}"), ("\"a\"", r#"{"task":{"taskId":"t"}}"#), ("-9", "")] {
+            assert_eq!(wrap_result(id, result.to_owned()), result_response(id, result));
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn pushed_strings_and_numbers_match_serde_json() {
+        for s in ["", "plain-id", "q\"uote", "back\\slash", "tab\there", "\u{1}", "del\u{7f}", "é ü 日本", "a/b"] {
+            let mut out = String::from("x");
+            push_json_string(&mut out, s);
+            assert_eq!(out[1..], serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+        for n in [0, 7, 10, 999, 600_000, u64::from(u32::MAX), u64::MAX] {
+            let mut out = String::new();
+            push_u64(&mut out, n);
+            assert_eq!(out, n.to_string());
+        }
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn meta_entry_is_inserted_or_merged() {
         let v = r#"{"x":"y"}"#;
         assert_eq!(with_meta_entry(v, "k", "1").unwrap(), r#"{"_meta":{"k":1},"x":"y"}"#);
@@ -471,6 +584,9 @@ mod tests {
         assert_eq!(parsed, serde_json::json!({"_meta":{"a":2,"k":1},"z":1}));
         assert_eq!(with_meta_entry("[1]", "k", "1"), None);
         assert_eq!(with_meta_entry(r#"{"_meta":3}"#, "k", "1"), None);
+        for valid in [v, " { } ", r#"{"_meta":{"a":2,"k":0},"z":1}"#, "[1]", r#"{"_meta":3}"#, r#"{"_meta":{},"_meta":{}}"#] {
+            assert_eq!(with_meta_entry_in_valid(valid, "k", "1"), with_meta_entry(valid, "k", "1"), "{valid}");
+        }
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -2,7 +2,7 @@
 //! `Task` objects, `tasks/*` params and notifications.
 
 use super::extension::InputRequest;
-use super::jsonrpc::{as_str, first_byte, json_string, present, with_meta_entry, RpcError, METHOD_NOT_FOUND};
+use super::jsonrpc::{as_str, first_byte, json_string, present, push_json_string, with_meta_entry, RpcError, METHOD_NOT_FOUND};
 use super::params::params_object;
 pub(crate) use super::params::task_id_param;
 use super::task_members::{write_task_members, TaskKeys};
@@ -70,10 +70,10 @@ pub(crate) fn list_result<'a>(page: impl Iterator<Item = TaskView<'a>>, next_cur
 /// The response `tasks/result` gives for a finished task: exactly what the
 /// underlying request returned (its result with related-task `_meta`, or its error).
 pub(crate) fn payload_response(t: TaskView<'_>, outcome: Option<&Outcome>, request_id: &str) -> String {
-    use super::jsonrpc::{error_response, raw_error_response, result_response, INTERNAL_ERROR};
+    use super::jsonrpc::{error_response, raw_error_response, with_meta_entry_in_valid, wrap_result, INTERNAL_ERROR};
     match outcome {
-        Some(Outcome::Result(result)) => match with_meta_entry(result, RELATED_TASK, &related_task_value(t.id)) {
-            Some(with_meta) => result_response(request_id, &with_meta),
+        Some(Outcome::Result(result)) => match with_meta_entry_in_valid(result, RELATED_TASK, &related_task_value(t.id)) {
+            Some(with_meta) => wrap_result(request_id, with_meta),
             // Results are checked when stored, so this is a fault of ours.
             None => {
                 error_response(Some(request_id), &RpcError::new(INTERNAL_ERROR, "Internal error: the stored result is not a JSON object"))
@@ -92,7 +92,11 @@ pub(crate) fn payload_response(t: TaskView<'_>, outcome: Option<&Outcome>, reque
 
 /// `{"taskId": "..."}`, the value of the related-task `_meta` entry.
 pub(crate) fn related_task_value(task_id: &str) -> String {
-    format!("{{\"taskId\":{}}}", json_string(task_id))
+    let mut out = String::with_capacity(task_id.len() + 13);
+    out.push_str("{\"taskId\":");
+    push_json_string(&mut out, task_id);
+    out.push('}');
+    out
 }
 
 /// The `CreateTaskResult` for a new task.

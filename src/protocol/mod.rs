@@ -92,7 +92,12 @@ impl Dialect {
 
     /// The dialect a request speaks, from its own `_meta` (see the rule above).
     pub fn of_request(params: Option<&RawValue>) -> Dialect {
-        match extension::RequestMeta::read(params).protocol_version {
+        Dialect::of_meta(&extension::RequestMeta::read(params))
+    }
+
+    /// [`of_request`](Self::of_request) from a `_meta` already read.
+    pub(crate) fn of_meta(meta: &extension::RequestMeta<'_>) -> Dialect {
+        match &meta.protocol_version {
             Some(v) if v.as_ref() >= EXTENSION_PROTOCOL_VERSION => Dialect::Extension,
             _ => Dialect::Legacy,
         }
@@ -138,6 +143,9 @@ pub(crate) struct Env<'e> {
     pub tool: &'e dyn Fn(&str) -> TaskSupport,
     /// The `Mcp-Name` header, when the transport has one.
     pub mcp_name: Option<&'e str>,
+    /// The request's `_meta` declares the tasks extension (read once per
+    /// request; only the extension's codec asks).
+    pub declares_tasks: bool,
 }
 
 /// One task dialect: how its requests read and its answers are written.

@@ -1,6 +1,6 @@
 //! Request params both task dialects share: `params.taskId`.
 
-use super::jsonrpc::{as_str, first_byte, present, RpcError};
+use super::jsonrpc::{as_str, first_byte, member_values, present, string_value, RpcError};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -24,6 +24,12 @@ pub(crate) fn params_object<'a>(params: Option<&'a RawValue>, method: &str, requ
 pub(crate) fn task_id_param<'a>(params: Option<&'a RawValue>, method: &str) -> Result<Cow<'a, str>, RpcError> {
     let missing = || RpcError::params(format!("Invalid params: {method} requires params.taskId (a string)"));
     let Some(p) = params_object(params, method, true)? else { return Err(missing()) };
+    // `params` is a validated `RawValue`: a scan finds the member. A duplicate
+    // `taskId` goes the serde way below, for serde's own error message.
+    if let Some([found]) = member_values(p.get(), ["taskId"]) {
+        let raw = found.ok_or_else(missing)?;
+        return string_value(raw).ok_or_else(|| RpcError::params(format!("Invalid params: {method} params.taskId must be a string")));
+    }
     let parsed: TaskIdParams<'_> =
         serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
     let raw = parsed.task_id.ok_or_else(missing)?;

@@ -1,10 +1,9 @@
 //! The members of a `Task` object both dialects write: the same fields, two
 //! spellings of the TTL and the poll interval.
 
-use super::jsonrpc::json_string;
+use super::jsonrpc::{push_json_string, push_u64};
 use crate::core::{TaskStatus, TaskView};
-use crate::time::format_timestamp;
-use std::fmt::Write;
+use crate::time::write_timestamp;
 
 /// How a dialect names the two fields that differ.
 pub(crate) struct TaskKeys {
@@ -15,25 +14,29 @@ pub(crate) struct TaskKeys {
 /// Writes `"taskId":…,"status":…,…` (no braces), with `status` as shown.
 pub(crate) fn write_task_members(out: &mut String, t: TaskView<'_>, status: TaskStatus, keys: &TaskKeys) {
     out.push_str("\"taskId\":");
-    out.push_str(&json_string(t.id));
+    push_json_string(out, t.id);
     out.push_str(",\"status\":\"");
     out.push_str(status.as_str());
     out.push('"');
     if let Some(m) = t.status_message {
         out.push_str(",\"statusMessage\":");
-        out.push_str(&json_string(m));
+        push_json_string(out, m);
     }
-    let _ = write!(out, ",\"createdAt\":\"{}\"", format_timestamp(t.created_at));
-    let _ = write!(out, ",\"lastUpdatedAt\":\"{}\"", format_timestamp(t.updated_at));
+    out.push_str(",\"createdAt\":\"");
+    write_timestamp(out, t.created_at);
+    out.push_str("\",\"lastUpdatedAt\":\"");
+    write_timestamp(out, t.updated_at);
+    out.push_str("\",\"");
+    out.push_str(keys.ttl);
+    out.push_str("\":");
     match t.ttl {
-        Some(ttl) => {
-            let _ = write!(out, ",\"{}\":{ttl}", keys.ttl);
-        }
-        None => {
-            let _ = write!(out, ",\"{}\":null", keys.ttl);
-        }
+        Some(ttl) => push_u64(out, ttl),
+        None => out.push_str("null"),
     }
     if let Some(p) = t.poll_interval {
-        let _ = write!(out, ",\"{}\":{p}", keys.poll_interval);
+        out.push_str(",\"");
+        out.push_str(keys.poll_interval);
+        out.push_str("\":");
+        push_u64(out, p);
     }
 }

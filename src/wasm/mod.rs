@@ -2,6 +2,8 @@
 //! in, strings out on the hot path; no protocol or state logic of its own.
 
 #[cfg(feature = "receiver")]
+mod args;
+#[cfg(feature = "receiver")]
 mod options;
 #[cfg(feature = "receiver")]
 mod outputs;
@@ -163,6 +165,7 @@ fn task_json(task: crate::Task) -> String {
 pub struct TaskEngine {
     engine: Engine,
     clock: JsClock,
+    args: args::ArgBuffer,
 }
 
 #[cfg(feature = "receiver")]
@@ -171,6 +174,19 @@ impl TaskEngine {
     fn engine(&mut self) -> Result<&mut Engine, JsValue> {
         self.clock.read()?;
         Ok(&mut self.engine)
+    }
+
+    /// A string argument, copied into the reused buffer (see [`args`]).
+    fn text_arg(&mut self, value: &JsValue, name: &str) -> Result<std::ops::Range<usize>, JsValue> {
+        match self.args.push(value) {
+            Ok(Some(range)) => Ok(range),
+            _ => Err(type_error(name, "a string", value)),
+        }
+    }
+
+    /// A string, `null` or `undefined` argument, copied into the reused buffer.
+    fn opt_text_arg(&mut self, value: &JsValue, name: &str) -> Result<Option<std::ops::Range<usize>>, JsValue> {
+        self.args.push(value).map_err(|()| type_error(name, "a string, null or undefined", value))
     }
 }
 
@@ -196,7 +212,7 @@ impl TaskEngine {
         for (name, support) in parsed.tools {
             engine.register_tool(&name, support);
         }
-        Ok(TaskEngine { engine, clock })
+        Ok(TaskEngine { engine, clock, args: args::ArgBuffer::default() })
     }
 
     /// One JSON-RPC message from the peer in; the immediate response out, or
@@ -208,14 +224,17 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "HandleOptions")] inbound: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let message = string_arg(&message, "message")?;
-        let context = opt_string_arg(&context, "context")?;
-        if inbound.is_undefined() || inbound.is_null() {
-            return Ok(opt_str(self.engine()?.handle_message(&message, context.as_deref())));
-        }
-        let (dialect, mcp_name) = options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
-        let inbound = crate::Inbound { context: context.as_deref(), dialect, mcp_name: mcp_name.as_deref() };
-        Ok(opt_str(self.engine()?.handle_inbound(&message, &inbound)))
+        self.args.clear();
+        let message = self.text_arg(&message, "message")?;
+        let context = self.opt_text_arg(&context, "context")?;
+        let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
+            true => (None, None),
+            false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
+        };
+        self.clock.read()?;
+        let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
+        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref() };
+        Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
     }
 
     /// Turns a forwarded 2026-07-28 `tools/call` into a task: returns the
@@ -313,7 +332,7 @@ impl TaskEngine {
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
         match out {
-            Output::Send(t) => outputs::send_output(t.context, t.in_reply_to.map(String::from), t.message),
+            Output::Send(t) => outputs::send_output(t.context.as_deref(), t.in_reply_to.as_ref().map(|id| id.as_str()), &t.message),
             Output::Persist(p) => {
                 let obj = Object::new();
                 set(&obj, "kind", "persist");
@@ -325,13 +344,15 @@ impl TaskEngine {
                 obj.into()
             }
             Output::Event(Event::Execute { task_id, context, kind, request }) => {
-                outputs::execute_output(task_id, context, kind.method().unwrap_or("other"), request)
+                outputs::execute_output(&task_id, context.as_deref(), kind.method().unwrap_or("other"), &request)
             }
-            Output::Event(Event::Forward { context, message }) => outputs::forward_output(context, message),
-            Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(task_id, context),
-            Output::Event(Event::Expired { task_id, context, was_terminal }) => outputs::expired_output(task_id, context, was_terminal),
+            Output::Event(Event::Forward { context, message }) => outputs::forward_output(context.as_deref(), &message),
+            Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(&task_id, context.as_deref()),
+            Output::Event(Event::Expired { task_id, context, was_terminal }) => {
+                outputs::expired_output(&task_id, context.as_deref(), was_terminal)
+            }
             Output::Event(Event::InputResponse { task_id, context, request_id, response }) => {
-                outputs::input_response_output(task_id, context, request_id.into(), response)
+                outputs::input_response_output(&task_id, context.as_deref(), request_id.as_str(), &response)
             }
             Output::Event(Event::OutputsDropped { count }) => {
                 let obj = Object::new();
@@ -414,8 +435,10 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
     ) -> Result<String, JsValue> {
-        let (task_id, result_json) = (string_arg(&task_id, "taskId")?, string_arg(&result_json, "resultJson")?);
-        self.engine()?.complete(&task_id, &result_json).map(task_json).map_err(host_error)
+        self.args.clear();
+        let (task_id, result_json) = (self.text_arg(&task_id, "taskId")?, self.text_arg(&result_json, "resultJson")?);
+        self.clock.read()?;
+        self.engine.complete(self.args.text(task_id), self.args.text(result_json)).map(task_json).map_err(host_error)
     }
 
     /// Stores the underlying JSON-RPC error (object text); returns the task JSON.

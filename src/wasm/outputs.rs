@@ -1,6 +1,8 @@
 //! Output objects for JavaScript, each made by one call into a small JS
 //! factory: setting fields one by one with `Reflect` crossed the boundary
 //! (and re-decoded the key) per field, a measurable part of every request.
+//! Strings go over borrowed (`&str`): an owned `String` would be freed by the
+//! glue with one more call back into wasm per field.
 
 use wasm_bindgen::prelude::*;
 
@@ -26,15 +28,15 @@ export function inputResponseOutput(taskId, context, requestId, response) {
 ")]
 extern "C" {
     #[wasm_bindgen(js_name = sendOutput)]
-    pub(super) fn send_output(context: Option<String>, in_reply_to: Option<String>, message: String) -> JsValue;
+    pub(super) fn send_output(context: Option<&str>, in_reply_to: Option<&str>, message: &str) -> JsValue;
     #[wasm_bindgen(js_name = executeOutput)]
-    pub(super) fn execute_output(task_id: String, context: Option<String>, method: &str, request: String) -> JsValue;
+    pub(super) fn execute_output(task_id: &str, context: Option<&str>, method: &str, request: &str) -> JsValue;
     #[wasm_bindgen(js_name = forwardOutput)]
-    pub(super) fn forward_output(context: Option<String>, message: String) -> JsValue;
+    pub(super) fn forward_output(context: Option<&str>, message: &str) -> JsValue;
     #[wasm_bindgen(js_name = cancelledOutput)]
-    pub(super) fn cancelled_output(task_id: String, context: Option<String>) -> JsValue;
+    pub(super) fn cancelled_output(task_id: &str, context: Option<&str>) -> JsValue;
     #[wasm_bindgen(js_name = expiredOutput)]
-    pub(super) fn expired_output(task_id: String, context: Option<String>, was_terminal: bool) -> JsValue;
+    pub(super) fn expired_output(task_id: &str, context: Option<&str>, was_terminal: bool) -> JsValue;
     #[wasm_bindgen(js_name = inputResponseOutput)]
-    pub(super) fn input_response_output(task_id: String, context: Option<String>, request_id: String, response: String) -> JsValue;
+    pub(super) fn input_response_output(task_id: &str, context: Option<&str>, request_id: &str, response: &str) -> JsValue;
 }
