@@ -879,7 +879,13 @@ class WasmTaskStore {
     // An Error (or a jsonRpcErrorResult) is the JSON-RPC error the request failed with.
     const error = jsonRpcErrorIn(result);
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
-    engineCall(() => engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null));
+    if (typeof taskId === 'string' && typeof status === 'string') {
+      engineCall(() => engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null));
+      return;
+    }
+    // Anything else goes to the checked call, which names what is wrong.
+    const outcome = /** @type {import('mcp-task-core').TextTaskOutcome} */ ({ kind: error ? 'error' : 'result', json });
+    engineCall(() => engine.storeTaskResult(taskId, context, status, outcome));
   }
 
   /**
@@ -889,6 +895,12 @@ class WasmTaskStore {
    * @returns {Result}
    */
   #result(engine, taskId, context) {
+    if (typeof taskId !== 'string') {
+      const outcome = engineCall(() => engine.getTaskResult(taskId, context));
+      if (outcome.kind === 'result') return JSON.parse(outcome.json);
+      const e = JSON.parse(outcome.json);
+      throw new JsonRpcError(e.code, e.message, e.data);
+    }
     const outcome = JSON.parse(engineCall(() => engine.taskResultJson(taskId, context)));
     if (!('error' in outcome)) return outcome.result;
     const e = outcome.error;
@@ -904,7 +916,9 @@ class WasmTaskStore {
    */
   #update(engine, taskId, status, statusMessage, context) {
     this.#cache.delete(taskId);
-    engineCall(() => engine.updateTaskStatus(taskId, context, status, statusMessage ? String(statusMessage) : null));
+    const message = statusMessage ? String(statusMessage) : null;
+    if (typeof taskId === 'string' && typeof status === 'string') engineCall(() => engine.setTaskStatus(taskId, context, status, message));
+    else engineCall(() => engine.updateTaskStatus(taskId, context, status, message));
   }
 
   /**
@@ -1170,7 +1184,7 @@ class WasmTaskMessageQueue {
    */
   #nothingQueued() {
     const engine = this.#store ? /** @type {TaskEngine | null} */ (this.#store[ENGINE](false)) : this.#own;
-    return engine !== null && engine.queuedMessageCount(null) === 0;
+    return engine !== null && engine.queuedMessages === 0;
   }
 
   /**

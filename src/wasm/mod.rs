@@ -479,7 +479,9 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] progress_token_json: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | null")] poll_interval_ms: JsValue,
     ) -> Result<String, JsValue> {
-        self.create_task_snapshot(&context, &method, &ttl, &progress_token_json, &poll_interval_ms).map(task_json)
+        let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
+        let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
+        self.create_task_snapshot(context.as_deref(), &method, &ttl, progress_token_json.as_deref(), &poll_interval_ms).map(task_json)
     }
 
     /// Host-side: whether a live task has this ID in any context.
@@ -599,16 +601,15 @@ impl TaskEngine {
 }
 
 impl TaskEngine {
-    /// `createTask`'s arguments checked, the task created.
+    /// `createTask` with its numbers checked, the task created.
     fn create_task_snapshot(
         &mut self,
-        context: &JsValue,
-        method: &JsValue,
+        context: Option<&str>,
+        method: &str,
         ttl: &JsValue,
-        progress_token_json: &JsValue,
+        progress_token_json: Option<&str>,
         poll_interval_ms: &JsValue,
     ) -> Result<crate::Task, JsValue> {
-        let (context, method) = (opt_string_arg(context, "context")?, string_arg(method, "method")?);
         // undefined: the configured interval; null: none; a number: this task's own.
         let poll_interval = if poll_interval_ms.is_undefined() {
             self.engine.config().poll_interval_ms
@@ -626,7 +627,6 @@ impl TaskEngine {
                 }
             }
         };
-        let progress_token_json = opt_string_arg(progress_token_json, "progressTokenJson")?;
         let ttl = if ttl.is_undefined() {
             TtlRequest::Default
         } else if ttl.is_null() {
@@ -643,9 +643,7 @@ impl TaskEngine {
                 }
             }
         };
-        let kind = RequestKind::from_method(&method);
-        self.engine()?
-            .create_task_with_poll_interval(context.as_deref(), kind, ttl, progress_token_json.as_deref(), poll_interval)
-            .map_err(host_error)
+        let kind = RequestKind::from_method(method);
+        self.engine()?.create_task_with_poll_interval(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
     }
 }

@@ -80,25 +80,6 @@ impl TaskEngine {
         self.engine()?.store_task_result(&task_id_arg(&task_id), context.as_deref(), &status, outcome).map_err(store_error)
     }
 
-    /// SDK store: `storeTaskResult` with the outcome as arguments (no object to read):
-    /// `json` is the result as UTF-8 JSON (`TextEncoder`: copied into wasm memory in one
-    /// go, where a string is copied a character at a time), or with `isError` the JSON-RPC
-    /// error object.
-    #[wasm_bindgen(js_name = storeTaskResultUtf8)]
-    pub fn store_task_result_utf8(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
-        json: Vec<u8>,
-        is_error: bool,
-    ) -> Result<(), JsValue> {
-        let (context, status) = (opt_string_arg(&context, "context")?, string_arg(&status, "status")?);
-        let json = String::from_utf8(json).map_err(|_| type_error_message("json must be UTF-8 text"))?;
-        let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
-        self.engine()?.store_task_result(&task_id_arg(&task_id), context.as_deref(), &status, outcome).map_err(store_error)
-    }
-
     /// SDK store: `getTaskResult` for a task of `context`; throws `no_result` while it has none.
     #[wasm_bindgen(js_name = getTaskResult, unchecked_return_type = "TaskOutcome")]
     pub fn get_task_result(
@@ -108,48 +89,6 @@ impl TaskEngine {
     ) -> Result<JsValue, JsValue> {
         let context = opt_string_arg(&context, "context")?;
         self.engine()?.task_result(&task_id_arg(&task_id), context.as_deref()).map(outcome_object).map_err(store_error)
-    }
-
-    /// SDK store read cache: `createTask` (same arguments, no progress token), answering
-    /// `{"validUntil": ms | null, "task": {...}}` (see `taskEntry`).
-    #[wasm_bindgen(js_name = createTaskEntry)]
-    pub fn create_task_entry(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | null")] ttl: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number | null")] poll_interval_ms: JsValue,
-    ) -> Result<String, JsValue> {
-        let task = self.create_task_snapshot(&context, &method, &ttl, &JsValue::UNDEFINED, &poll_interval_ms)?;
-        // Created and gone at once (ttl 0): valid until the instant of creation, i.e. never.
-        Ok(self
-            .engine
-            .created_task_cache_entry(&task.task_id)
-            .unwrap_or_else(|| format!("{{\"validUntil\":{},\"task\":{}}}", task.created_at_ms, task.to_json())))
-    }
-
-    /// SDK store read cache: `{"validUntil": ms | null, "task": {...}}` for a task of
-    /// `context`, or `null`. The answer holds while the clock is before `validUntil` (`null`:
-    /// always) and no call changes the task; in store mode it never does (`validUntil` is now).
-    #[wasm_bindgen(js_name = taskEntry, unchecked_return_type = "string | null")]
-    pub fn task_entry(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
-        Ok(self.engine()?.task_cache_entry(&task_id, context.as_deref()).map_or(JsValue::NULL, JsValue::from))
-    }
-
-    /// SDK store: `getTaskResult` as one JSON text, `{"result": ...}` or `{"error": ...}`.
-    #[wasm_bindgen(js_name = taskResultJson)]
-    pub fn task_result_json(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
-    ) -> Result<String, JsValue> {
-        let context = opt_string_arg(&context, "context")?;
-        self.engine()?.task_result_json(&task_id_arg(&task_id), context.as_deref()).map_err(store_error)
     }
 
     /// SDK message queue: queues a message (JSON text) for a task's requestor; `context`
@@ -203,5 +142,79 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = clearMessages)]
     pub fn clear_messages(&mut self) {
         self.engine.clear_messages();
+    }
+}
+
+/// The SDK store's hot calls, with typed string arguments: wasm-bindgen copies each straight
+/// into wasm memory, where a `JsValue` costs a round trip through JS per argument. A value that
+/// is not a string must never reach them (the glue does not check and the call traps), so
+/// `mcp-task-core/sdk` calls them only with strings, and the checked calls above otherwise.
+#[wasm_bindgen(js_class = TextTaskEngine)]
+impl TaskEngine {
+    /// SDK store read cache: `createTask` without a progress token, answering
+    /// `{"validUntil": ms | null, "task": {...}}` (see `taskEntry`).
+    #[wasm_bindgen(js_name = createTaskEntry)]
+    pub fn create_task_entry(
+        &mut self,
+        context: Option<String>,
+        method: &str,
+        #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] ttl: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] poll_interval_ms: JsValue,
+    ) -> Result<String, JsValue> {
+        let task = self.create_task_snapshot(context.as_deref(), method, &ttl, None, &poll_interval_ms)?;
+        // Created and gone at once (ttl 0): valid until the instant of creation, i.e. never.
+        Ok(self
+            .engine
+            .created_task_cache_entry(&task.task_id)
+            .unwrap_or_else(|| format!("{{\"validUntil\":{},\"task\":{}}}", task.created_at_ms, task.to_json())))
+    }
+
+    /// SDK store read cache: `{"validUntil": ms | null, "task": {...}}` for a task of
+    /// `context`, or `null`. The answer holds while the clock is before `validUntil` (`null`:
+    /// always) and no call changes the task; in store mode it never does (`validUntil` is now).
+    #[wasm_bindgen(js_name = taskEntry, unchecked_return_type = "string | null")]
+    pub fn task_entry(&mut self, task_id: &str, context: Option<String>) -> Result<JsValue, JsValue> {
+        Ok(self.engine()?.task_cache_entry(task_id, context.as_deref()).map_or(JsValue::NULL, JsValue::from))
+    }
+
+    /// SDK store: `getTaskResult` as one JSON text, `{"result": ...}` or `{"error": ...}`.
+    #[wasm_bindgen(js_name = taskResultJson)]
+    pub fn task_result_json(&mut self, task_id: &str, context: Option<String>) -> Result<String, JsValue> {
+        self.engine()?.task_result_json(task_id, context.as_deref()).map_err(store_error)
+    }
+
+    /// SDK store: `storeTaskResult` with the outcome as UTF-8 JSON (`TextEncoder`: copied
+    /// into wasm memory in one go), the result or with `isError` the JSON-RPC error object.
+    #[wasm_bindgen(js_name = storeTaskResultUtf8)]
+    pub fn store_task_result_utf8(
+        &mut self,
+        task_id: &str,
+        context: Option<String>,
+        status: &str,
+        json: Vec<u8>,
+        is_error: bool,
+    ) -> Result<(), JsValue> {
+        let json = String::from_utf8(json).map_err(|_| type_error_message("json must be UTF-8 text"))?;
+        let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
+        self.engine()?.store_task_result(task_id, context.as_deref(), status, outcome).map_err(store_error)
+    }
+
+    /// SDK store: `updateTaskStatus` (see the checked call of the same rules above).
+    #[wasm_bindgen(js_name = setTaskStatus)]
+    pub fn set_task_status(
+        &mut self,
+        task_id: &str,
+        context: Option<String>,
+        status: &str,
+        message: Option<String>,
+    ) -> Result<(), JsValue> {
+        self.engine()?.update_task_status(task_id, context.as_deref(), status, message.as_deref()).map_err(store_error)
+    }
+
+    /// SDK message queue: messages queued for every task (no look-up: an empty engine answers
+    /// every dequeue at once).
+    #[wasm_bindgen(getter, js_name = queuedMessages)]
+    pub fn queued_messages(&self) -> usize {
+        self.engine.queued_message_count(None)
     }
 }
