@@ -734,10 +734,15 @@ class WasmTaskStore {
     if (typeof taskId === 'string' && this.#loop === null) {
       const hit = this.#cachedTask(taskId, context);
       if (hit !== null) return { ...hit };
-      return this.#call((engine) => {
-        const text = engine.taskEntry(taskId, context);
-        return text === null ? null : this.#remember(context, text);
-      });
+      const engine = this.#engine;
+      if (engine !== null) {
+        try {
+          const text = engine.taskEntry(taskId, context);
+          return text === null ? null : this.#remember(context, text);
+        } finally {
+          this.#settle(engine, false);
+        }
+      }
     }
     return this.#run((engine) => this.#get(engine, taskId, context), false, { taskId });
   }
@@ -754,7 +759,13 @@ class WasmTaskStore {
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
-    return this.#call((engine) => this.#storeResult(engine, taskId, status, result, context), false, { taskId, write: true });
+    const engine = this.#loop === null ? this.#engine : null;
+    if (engine === null) return this.#run((e) => this.#storeResult(e, taskId, status, result, context), false, { taskId, write: true });
+    try {
+      this.#storeResult(engine, taskId, status, result, context);
+    } finally {
+      this.#settle(engine, false);
+    }
   }
 
   /**
@@ -767,7 +778,13 @@ class WasmTaskStore {
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#call((engine) => this.#result(engine, taskId, context), false, { taskId });
+    const engine = this.#loop === null ? this.#engine : null;
+    if (engine === null) return this.#run((e) => this.#result(e, taskId, context), false, { taskId });
+    try {
+      return this.#result(engine, taskId, context);
+    } finally {
+      this.#settle(engine, false);
+    }
   }
 
   /**
@@ -785,7 +802,13 @@ class WasmTaskStore {
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
-    return this.#call((engine) => this.#update(engine, taskId, status, statusMessage, context), false, { taskId, write: true });
+    const engine = this.#loop === null ? this.#engine : null;
+    if (engine === null) return this.#run((e) => this.#update(e, taskId, status, statusMessage, context), false, { taskId, write: true });
+    try {
+      this.#update(engine, taskId, status, statusMessage, context);
+    } finally {
+      this.#settle(engine, false);
+    }
   }
 
   /**
@@ -880,7 +903,11 @@ class WasmTaskStore {
     const error = jsonRpcErrorIn(result);
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
     if (typeof taskId === 'string' && typeof status === 'string') {
-      engineCall(() => engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null));
+      try {
+        engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null);
+      } catch (err) {
+        throw fromEngine(err);
+      }
       return;
     }
     // Anything else goes to the checked call, which names what is wrong.
@@ -901,7 +928,13 @@ class WasmTaskStore {
       const e = JSON.parse(outcome.json);
       throw new JsonRpcError(e.code, e.message, e.data);
     }
-    const outcome = JSON.parse(engineCall(() => engine.taskResultJson(taskId, context)));
+    let text;
+    try {
+      text = engine.taskResultJson(taskId, context);
+    } catch (err) {
+      throw fromEngine(err);
+    }
+    const outcome = JSON.parse(text);
     if (!('error' in outcome)) return outcome.result;
     const e = outcome.error;
     throw new JsonRpcError(e.code, e.message, e.data);
@@ -917,8 +950,12 @@ class WasmTaskStore {
   #update(engine, taskId, status, statusMessage, context) {
     this.#cache.delete(taskId);
     const message = statusMessage ? String(statusMessage) : null;
-    if (typeof taskId === 'string' && typeof status === 'string') engineCall(() => engine.setTaskStatus(taskId, context, status, message));
-    else engineCall(() => engine.updateTaskStatus(taskId, context, status, message));
+    try {
+      if (typeof taskId === 'string' && typeof status === 'string') engine.setTaskStatus(taskId, context, status, message);
+      else engine.updateTaskStatus(taskId, context, status, message);
+    } catch (err) {
+      throw fromEngine(err);
+    }
   }
 
   /**
