@@ -305,16 +305,19 @@ function parseJson(text) {
 
 /** Results go to the engine as UTF-8 bytes (see TextTaskEngine.storeTaskResultUtf8). */
 const UTF8 = new TextEncoder();
-/** Reused for texts up to its size (a third of it in the worst case: 3 bytes per UTF-16 unit). */
-const UTF8_SCRATCH = new Uint8Array(64 * 1024);
+/** Size of the reused encoding buffer: texts up to a third of it (3 bytes per UTF-16 unit at most). */
+const UTF8_SCRATCH_BYTES = 64 * 1024;
+/** @type {Uint8Array | null} */
+let utf8Scratch = null;
 
 /**
  * `text` as UTF-8, in a view of a reused buffer when it fits: valid until the next call.
  * @param {string} text
  */
 function utf8(text) {
-  if (text.length * 3 > UTF8_SCRATCH.length) return UTF8.encode(text);
-  return UTF8_SCRATCH.subarray(0, UTF8.encodeInto(text, UTF8_SCRATCH).written);
+  if (text.length * 3 > UTF8_SCRATCH_BYTES) return UTF8.encode(text);
+  utf8Scratch ??= new Uint8Array(UTF8_SCRATCH_BYTES);
+  return utf8Scratch.subarray(0, UTF8.encodeInto(text, utf8Scratch).written);
 }
 
 /** setTimeout's largest delay. */

@@ -201,6 +201,23 @@ describe('read cache', () => {
   });
 });
 
+describe('results as UTF-8', () => {
+  test('results round-trip whatever their characters and size (the reused encoding buffer and past it)', async () => {
+    const { store, create } = setup();
+    const texts = ['plain', 'é ü ß — 東京 🚀', '\u2028\u2029 "quoted" \\ back', 'ü'.repeat(21_845), '🚀'.repeat(11_000), 'x'.repeat(200_000)];
+    const ids = [];
+    for (const text of texts) {
+      const t = await create();
+      await store.storeTaskResult(t.taskId, 'completed', { content: [{ type: 'text', text }] }, 'A');
+      ids.push(t.taskId);
+    }
+    for (const [i, id] of ids.entries()) assert.equal((await store.getTaskResult(id, 'A')).content[0].text, texts[i]);
+    const failed = await create();
+    await store.storeTaskResult(failed.taskId, 'failed', Object.assign(new Error('nope — ✗'), { code: -32001, data: { why: 'ü' } }), 'A');
+    await assert.rejects(store.getTaskResult(failed.taskId, 'A'), { code: -32001, message: 'nope — ✗', data: { why: 'ü' } });
+  });
+});
+
 describe('empty queues', () => {
   const msg = (n) => ({ type: 'notification', message: { jsonrpc: '2.0', method: 'notifications/message', params: { n } }, timestamp: n });
 
