@@ -121,6 +121,20 @@ impl Engine {
         progress_token: Option<&str>,
         poll_interval_ms: Option<u64>,
     ) -> Result<Task, HostError> {
+        let id = self.create_host_task(context, kind, ttl, progress_token, poll_interval_ms)?;
+        self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id })
+    }
+
+    /// [`create_task_with_poll_interval`](Self::create_task_with_poll_interval) answering the
+    /// new task's ID only.
+    pub(crate) fn create_host_task(
+        &mut self,
+        context: Option<&str>,
+        kind: RequestKind,
+        ttl: TtlRequest,
+        progress_token: Option<&str>,
+        poll_interval_ms: Option<u64>,
+    ) -> Result<String, HostError> {
         let now = self.tick();
         // The token is pasted into notifications/progress as raw JSON: only a JSON string
         // or integer (what MCP allows) may pass.
@@ -135,7 +149,7 @@ impl Engine {
         let token = progress_token.map(str::to_owned);
         let request = Creation { kind, ttl, progress_token: token, poll_interval: poll_interval_ms, dialect: Dialect::Legacy };
         match self.create(context, request, now) {
-            Ok(id) => self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id }),
+            Ok(id) => Ok(id),
             Err(CreateRefusal::ContextFull { limit }) => {
                 Err(HostError::LimitExceeded { message: format!("Too many live tasks for this context (limit {limit})") })
             }
@@ -187,11 +201,20 @@ impl Engine {
         }
     }
 
-    /// [`task_cache_entry`](Self::task_cache_entry) of a live task just created,
-    /// at the instant of the call that created it.
+    /// [`create_task_with_poll_interval`](Self::create_task_with_poll_interval) answering
+    /// the new task as [`task_cache_entry`](Self::task_cache_entry) does, at the instant
+    /// of its creation.
     #[cfg(target_arch = "wasm32")]
-    pub(crate) fn created_task_cache_entry(&self, task_id: &str) -> Option<String> {
-        self.table.get(task_id).map(|t| self.cache_entry_of(t, self.last_now))
+    pub(crate) fn create_task_cache_entry(
+        &mut self,
+        context: Option<&str>,
+        kind: RequestKind,
+        ttl: TtlRequest,
+        poll_interval_ms: Option<u64>,
+    ) -> Result<String, HostError> {
+        let id = self.create_host_task(context, kind, ttl, None, poll_interval_ms)?;
+        let t = self.table.get(&id).ok_or(HostError::UnknownTask { task_id: id })?;
+        Ok(self.cache_entry_of(t, self.last_now))
     }
 
     fn cache_entry_of(&self, t: &crate::core::table::TaskRecord, now: u64) -> String {

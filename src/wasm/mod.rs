@@ -610,6 +610,13 @@ impl TaskEngine {
         progress_token_json: Option<&str>,
         poll_interval_ms: &JsValue,
     ) -> Result<crate::Task, JsValue> {
+        let (ttl, poll_interval) = self.creation_numbers(ttl, poll_interval_ms)?;
+        let kind = RequestKind::from_method(method);
+        self.engine()?.create_task_with_poll_interval(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
+    }
+
+    /// `createTask`'s `ttl` and `pollIntervalMs`, checked.
+    fn creation_numbers(&self, ttl: &JsValue, poll_interval_ms: &JsValue) -> Result<(TtlRequest, Option<u64>), JsValue> {
         // undefined: the configured interval; null: none; a number: this task's own.
         let poll_interval = if poll_interval_ms.is_undefined() {
             self.engine.config().poll_interval_ms
@@ -643,7 +650,6 @@ impl TaskEngine {
                 }
             }
         };
-        let kind = RequestKind::from_method(method);
-        self.engine()?.create_task_with_poll_interval(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
+        Ok((ttl, poll_interval))
     }
 }

@@ -161,12 +161,9 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] ttl: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] poll_interval_ms: JsValue,
     ) -> Result<String, JsValue> {
-        let task = self.create_task_snapshot(context.as_deref(), method, &ttl, None, &poll_interval_ms)?;
-        // Created and gone at once (ttl 0): valid until the instant of creation, i.e. never.
-        Ok(self
-            .engine
-            .created_task_cache_entry(&task.task_id)
-            .unwrap_or_else(|| format!("{{\"validUntil\":{},\"task\":{}}}", task.created_at_ms, task.to_json())))
+        let (ttl, poll_interval) = self.creation_numbers(&ttl, &poll_interval_ms)?;
+        let kind = crate::RequestKind::from_method(method);
+        self.engine()?.create_task_cache_entry(context.as_deref(), kind, ttl, poll_interval).map_err(super::host_error)
     }
 
     /// SDK store read cache: `{"validUntil": ms | null, "task": {...}}` for a task of
