@@ -725,6 +725,29 @@ export declare class TextTaskEngine {
    * @throws {TaskEngineError} `unknown_task`, `no_result` (running, or cancelled)
    */
   getTaskResult(taskId: string, context?: string | null): TextTaskOutcome;
+  // The SDK store's hot calls (mcp-task-core/sdk): strings only, unchecked (anything else traps).
+  /**
+   * `storeTaskResult` with the outcome's JSON as UTF-8 bytes (`new TextEncoder().encode(json)`:
+   * copied into wasm memory at once); `isError`: a JSON-RPC error object.
+   */
+  storeTaskResultUtf8(taskId: string, context: string | null | undefined, status: string, json: Uint8Array, isError: boolean): void;
+  /** `updateTaskStatus`, same rules. */
+  setTaskStatus(taskId: string, context: string | null | undefined, status: string, message?: string | null): void;
+  /** `getTaskResult` as one JSON text: `{"result": ...}` or `{"error": ...}`. */
+  taskResultJson(taskId: string, context?: string | null): string;
+  /**
+   * For a host's read cache: `createTask` (no progress token) answering JSON text
+   * `{"validUntil": number | null, "task": {...}}`, as `taskEntry` does.
+   */
+  createTaskEntry(context: string | null | undefined, method: string, ttl?: number | null, pollIntervalMs?: number | null): string;
+  /**
+   * For a host's read cache: `{"validUntil": number | null, "task": {...}}` JSON text for a
+   * task `context` may see, or `null`. The task holds while the clock is before `validUntil`
+   * (epoch ms; `null`: no deadline) and no call changes it; in store mode `validUntil` is now.
+   */
+  taskEntry(taskId: string, context?: string | null): string | null;
+  /** Messages queued for every task. */
+  readonly queuedMessages: number;
   /**
    * Queues a message (JSON object text with `type` `request`, `notification`, `response` or
    * `error`) for a task's requestor. The queue belongs to the task's context when the engine

@@ -52,6 +52,13 @@ export interface WasmTaskStoreOptions {
    */
   timer?: boolean;
   /**
+   * Tasks kept parsed in a read cache, so `getTask` of a task read or created here before
+   * answers without the engine (the engine gives each answer's expiry; any change made here
+   * drops it). Off with `storage` (other instances write). About 300 bytes of JS heap per
+   * entry; the oldest goes first. `0` turns it off. Default 32768.
+   */
+  readCacheSize?: number;
+  /**
    * Keep the tasks in an external storage shared by every instance (e.g.
    * `redisStorage(client)` from `mcp-task-core/redis`), so they survive a restart and any
    * instance serves any task. Each call loads the records it needs, runs the engine, writes

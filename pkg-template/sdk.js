@@ -303,8 +303,28 @@ function parseJson(text) {
   }
 }
 
+/** Results go to the engine as UTF-8 bytes (see TextTaskEngine.storeTaskResultUtf8). */
+const UTF8 = new TextEncoder();
+/** Size of the reused encoding buffer: texts up to a third of it (3 bytes per UTF-16 unit at most). */
+const UTF8_SCRATCH_BYTES = 64 * 1024;
+/** @type {Uint8Array | null} */
+let utf8Scratch = null;
+
+/**
+ * `text` as UTF-8, in a view of a reused buffer when it fits: valid until the next call.
+ * @param {string} text
+ */
+function utf8(text) {
+  if (text.length * 3 > UTF8_SCRATCH_BYTES) return UTF8.encode(text);
+  utf8Scratch ??= new Uint8Array(UTF8_SCRATCH_BYTES);
+  return utf8Scratch.subarray(0, UTF8.encodeInto(text, utf8Scratch).written);
+}
+
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
+
+/** Default `readCacheSize`: about 300 bytes of JS heap per cached task at most. */
+const DEFAULT_READ_CACHE_SIZE = 32_768;
 
 
 /**
@@ -368,6 +388,16 @@ class WasmTaskStore {
   #loop = null;
   /** Storage mode: how many timer rounds failed in a row (the retry backs off). */
   #timerFailures = 0;
+  /**
+   * Read cache: task ID -> the task as last read or created here, parsed once. The engine says
+   * how long each answer holds (`until`, epoch ms, exclusive; `null`: until changed): its
+   * expiry deadline. Every change made here drops the entry, and so does the task's expiry.
+   * Without storage only: with it, other instances write the same tasks.
+   * @type {Map<string, { context: string, task: Task, until: number | null }>}
+   */
+  #cache = new Map();
+  /** Most entries the read cache keeps (the oldest goes first); 0 turns it off. */
+  #cacheLimit = DEFAULT_READ_CACHE_SIZE;
 
   /** @param {WasmTaskStoreOptions} [options] */
   constructor(options = {}) {
@@ -375,6 +405,11 @@ class WasmTaskStore {
     this.#engineOptions = engineOptions(options);
     this.#now = this.#engineOptions.now ?? Date.now;
     this.#useTimer = options.timer ?? options.now === undefined;
+    if (options.readCacheSize !== undefined) {
+      const size = options.readCacheSize;
+      if (typeof size !== 'number' || Number.isNaN(size) || size < 0) throw new TypeError('options.readCacheSize must be a non-negative number');
+      this.#cacheLimit = size;
+    }
     if (options.storage !== undefined && options.storage !== null) {
       /** @type {Record<string, unknown> & import('mcp-task-core/sdk').TaskStorage} */
       const st = /** @type {any} */ (options.storage);
@@ -457,6 +492,69 @@ class WasmTaskStore {
   }
 
   /**
+   * `fn(engine)` at once when the engine is loaded and there is no storage (no promise of its
+   * own: the caller's async method is the only hop), else through #run.
+   * @template T
+   * @param {(engine: TaskEngine) => T} fn
+   * @param {boolean} [creates]
+   * @param {import('./storage.js').StoragePlan} [plan]
+   * @returns {T | Promise<T>}
+   */
+  #call(fn, creates = false, plan = undefined) {
+    const engine = this.#engine;
+    if (engine === null || this.#loop !== null) return this.#run(fn, creates, plan);
+    try {
+      return fn(engine);
+    } finally {
+      this.#settle(engine, creates);
+    }
+  }
+
+  /**
+   * The cached task `taskId` of `context` while the engine's answer holds, else null.
+   * @param {string} taskId
+   * @param {string} context
+   * @returns {Task | null}
+   */
+  #cachedTask(taskId, context) {
+    const entry = this.#cache.get(taskId);
+    if (entry === undefined || entry.context !== context) return null;
+    if (entry.until !== null) {
+      let now;
+      try {
+        now = this.#now();
+      } catch {
+        return null; // the engine reports the clock's failure
+      }
+      if (!(now < entry.until)) {
+        this.#cache.delete(taskId);
+        return null;
+      }
+    }
+    return entry.task;
+  }
+
+  /**
+   * The task of an engine cache entry (`{ validUntil, task }` JSON text), kept in the read
+   * cache when it is on.
+   * @param {string} context
+   * @param {string} text
+   * @returns {Task}
+   */
+  #remember(context, text) {
+    const { validUntil, task } = JSON.parse(text);
+    if (this.#cacheLimit > 0 && this.#loop === null) {
+      if (this.#cache.size >= this.#cacheLimit) {
+        const oldest = this.#cache.keys().next();
+        if (!oldest.done) this.#cache.delete(oldest.value);
+      }
+      this.#cache.set(task.taskId, { context, task, until: validUntil });
+      return { ...task };
+    }
+    return task;
+  }
+
+  /**
    * @param {TaskEngine} engine
    * @param {boolean} [rearm]
    */
@@ -486,6 +584,7 @@ class WasmTaskStore {
 
   /** @param {{ taskId: string, context: string | null }} out */
   #tellExpired(out) {
+    this.#cache.delete(out.taskId);
     const left = (this.#contexts.get(out.context) ?? 0) - 1;
     if (left > 0) this.#contexts.set(out.context, left);
     else this.#contexts.delete(out.context);
@@ -612,8 +711,15 @@ class WasmTaskStore {
     }
     const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
     const context = contextOf(sessionId);
+    if (this.#loop === null) {
+      return this.#call((engine) => {
+        // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
+        const text = engineCall(() => engine.createTaskEntry(context, method, ttl, pollInterval));
+        this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
+        return this.#remember(context, text);
+      }, true);
+    }
     return this.#run((engine) => {
-      // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
       const json = engineCall(() => engine.createTask(context, method, ttl, undefined, pollInterval));
       this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
       return JSON.parse(json);
@@ -628,6 +734,19 @@ class WasmTaskStore {
    */
   async getTask(taskId, sessionId) {
     const context = contextOf(sessionId);
+    if (typeof taskId === 'string' && this.#loop === null) {
+      const hit = this.#cachedTask(taskId, context);
+      if (hit !== null) return { ...hit };
+      const engine = this.#engine;
+      if (engine !== null) {
+        try {
+          const text = engine.taskEntry(taskId, context);
+          return text === null ? null : this.#remember(context, text);
+        } finally {
+          this.#settle(engine, false);
+        }
+      }
+    }
     return this.#run((engine) => this.#get(engine, taskId, context), false, { taskId });
   }
 
@@ -643,7 +762,13 @@ class WasmTaskStore {
    */
   async storeTaskResult(taskId, status, result, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#storeResult(engine, taskId, status, result, context), false, { taskId, write: true });
+    const engine = this.#loop === null ? this.#engine : null;
+    if (engine === null) return this.#run((e) => this.#storeResult(e, taskId, status, result, context), false, { taskId, write: true });
+    try {
+      this.#storeResult(engine, taskId, status, result, context);
+    } finally {
+      this.#settle(engine, false);
+    }
   }
 
   /**
@@ -656,7 +781,13 @@ class WasmTaskStore {
    */
   async getTaskResult(taskId, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#result(engine, taskId, context), false, { taskId });
+    const engine = this.#loop === null ? this.#engine : null;
+    if (engine === null) return this.#run((e) => this.#result(e, taskId, context), false, { taskId });
+    try {
+      return this.#result(engine, taskId, context);
+    } finally {
+      this.#settle(engine, false);
+    }
   }
 
   /**
@@ -674,7 +805,13 @@ class WasmTaskStore {
    */
   async updateTaskStatus(taskId, status, statusMessage, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => this.#update(engine, taskId, status, statusMessage, context), false, { taskId, write: true });
+    const engine = this.#loop === null ? this.#engine : null;
+    if (engine === null) return this.#run((e) => this.#update(e, taskId, status, statusMessage, context), false, { taskId, write: true });
+    try {
+      this.#update(engine, taskId, status, statusMessage, context);
+    } finally {
+      this.#settle(engine, false);
+    }
   }
 
   /**
@@ -685,7 +822,7 @@ class WasmTaskStore {
    */
   async listTasks(cursor, sessionId) {
     const context = contextOf(sessionId);
-    return this.#run((engine) => {
+    return this.#call((engine) => {
       if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('Invalid cursor');
       const page = JSON.parse(engineCall(() => engine.listTasks(context, cursor ?? null)));
       return page.nextCursor === undefined ? { tasks: page.tasks } : { tasks: page.tasks, nextCursor: page.nextCursor };
@@ -764,10 +901,21 @@ class WasmTaskStore {
    * @param {string | null} context
    */
   #storeResult(engine, taskId, status, result, context) {
+    this.#cache.delete(taskId);
     // An Error (or a jsonRpcErrorResult) is the JSON-RPC error the request failed with.
     const error = jsonRpcErrorIn(result);
-    const outcome = error ? { kind: 'error', json: jsonText(error, 'error') } : { kind: 'result', json: jsonText(result, 'result') };
-    engineCall(() => engine.storeTaskResult(taskId, context, status, /** @type {import('mcp-task-core').TextTaskOutcome} */ (outcome)));
+    const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
+    if (typeof taskId === 'string' && typeof status === 'string') {
+      try {
+        engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null);
+      } catch (err) {
+        throw fromEngine(err);
+      }
+      return;
+    }
+    // Anything else goes to the checked call, which names what is wrong.
+    const outcome = /** @type {import('mcp-task-core').TextTaskOutcome} */ ({ kind: error ? 'error' : 'result', json });
+    engineCall(() => engine.storeTaskResult(taskId, context, status, outcome));
   }
 
   /**
@@ -777,9 +925,21 @@ class WasmTaskStore {
    * @returns {Result}
    */
   #result(engine, taskId, context) {
-    const outcome = engineCall(() => engine.getTaskResult(taskId, context));
-    if (outcome.kind === 'result') return JSON.parse(outcome.json);
-    const e = JSON.parse(outcome.json);
+    if (typeof taskId !== 'string') {
+      const outcome = engineCall(() => engine.getTaskResult(taskId, context));
+      if (outcome.kind === 'result') return JSON.parse(outcome.json);
+      const e = JSON.parse(outcome.json);
+      throw new JsonRpcError(e.code, e.message, e.data);
+    }
+    let text;
+    try {
+      text = engine.taskResultJson(taskId, context);
+    } catch (err) {
+      throw fromEngine(err);
+    }
+    const outcome = JSON.parse(text);
+    if (!('error' in outcome)) return outcome.result;
+    const e = outcome.error;
     throw new JsonRpcError(e.code, e.message, e.data);
   }
 
@@ -791,7 +951,14 @@ class WasmTaskStore {
    * @param {string | null} context
    */
   #update(engine, taskId, status, statusMessage, context) {
-    engineCall(() => engine.updateTaskStatus(taskId, context, status, statusMessage ? String(statusMessage) : null));
+    this.#cache.delete(taskId);
+    const message = statusMessage ? String(statusMessage) : null;
+    try {
+      if (typeof taskId === 'string' && typeof status === 'string') engine.setTaskStatus(taskId, context, status, message);
+      else engine.updateTaskStatus(taskId, context, status, message);
+    } catch (err) {
+      throw fromEngine(err);
+    }
   }
 
   /**
@@ -926,6 +1093,7 @@ class WasmTaskStore {
       }
     }
     this.#contexts.clear();
+    this.#cache.clear();
     this.#engine = null;
     this.#loading = null;
     if (engine) {
@@ -1035,6 +1203,7 @@ class WasmTaskMessageQueue {
    * @returns {Promise<QueuedMessage | undefined>}
    */
   async dequeue(taskId, sessionId) {
+    if (this.#nothingQueued()) return undefined;
     const text = await this.#call((engine) => engine.dequeueMessage(taskId, contextOf(sessionId)));
     return text === null ? undefined : JSON.parse(text);
   }
@@ -1045,7 +1214,17 @@ class WasmTaskMessageQueue {
    * @returns {Promise<QueuedMessage[]>}
    */
   async dequeueAll(taskId, sessionId) {
+    if (this.#nothingQueued()) return [];
     return JSON.parse(await this.#call((engine) => engine.dequeueAllMessages(taskId, contextOf(sessionId))));
+  }
+
+  /**
+   * Whether the engine holding the queues holds no message at all (its count, no look-up): the
+   * SDK's `tasks/result` handler dequeues twice per call, nearly always from empty queues.
+   */
+  #nothingQueued() {
+    const engine = this.#store ? /** @type {TaskEngine | null} */ (this.#store[ENGINE](false)) : this.#own;
+    return engine !== null && engine.queuedMessages === 0;
   }
 
   /**

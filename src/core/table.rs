@@ -136,7 +136,9 @@ pub(crate) struct Expired {
 
 #[derive(Debug, Default)]
 pub(crate) struct TaskTable {
-    tasks: HashMap<Arc<str>, TaskRecord>,
+    /// Boxed: a bucket is two words, so the map's spare capacity (up to half of it right
+    /// after it grows) costs a few bytes per task rather than a whole record.
+    tasks: HashMap<Arc<str>, Box<TaskRecord>>,
     /// Creation order per context: the list index and the cursor space.
     by_context: HashMap<ContextKey, BTreeMap<u64, Arc<str>>>,
     deadlines: Deadlines,
@@ -200,7 +202,11 @@ impl TaskTable {
             return Err(CreateRefusal::TableFull { limit: max_total });
         }
         let context: ContextKey = new.context.map(Arc::from);
-        let in_context = self.by_context.get(&context).map_or(0, BTreeMap::len);
+        // Every task of a context shares the index's copy of its name.
+        let (context, in_context) = match self.by_context.get_key_value(&context) {
+            Some((shared, index)) => (shared.clone(), index.len()),
+            None => (context, 0),
+        };
         if in_context >= max_per_context {
             return Err(CreateRefusal::ContextFull { limit: max_per_context });
         }
@@ -230,7 +236,7 @@ impl TaskTable {
         // A reused ID (host-injected) must not inherit an old "expired" verdict.
         self.expired.remove(&id);
         self.by_context.entry(context).or_default().insert(seq, id.clone());
-        Ok(self.tasks.entry(id).or_insert(record))
+        Ok(self.tasks.entry(id).or_insert_with(|| Box::new(record)))
     }
 
     /// Looks a task up for a context. A task past its deadline counts as
@@ -258,16 +264,16 @@ impl TaskTable {
     }
 
     pub fn get(&self, id: &str) -> Option<&TaskRecord> {
-        self.tasks.get(id)
+        self.tasks.get(id).map(|t| &**t)
     }
 
     pub fn get_mut(&mut self, id: &str) -> Option<&mut TaskRecord> {
-        self.tasks.get_mut(id)
+        self.tasks.get_mut(id).map(|t| &mut **t)
     }
 
     /// All live tasks, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &TaskRecord> {
-        self.tasks.values()
+        self.tasks.values().map(|t| &**t)
     }
 
     /// Puts a task read back from a store in place of the local copy (or adds
@@ -296,7 +302,7 @@ impl TaskTable {
             self.deadlines.insert(due, record.seq, id.clone());
         }
         self.expired.remove(&id);
-        self.tasks.insert(id, record);
+        self.tasks.insert(id, Box::new(record));
     }
 
     /// Drops the local copy of a task (the store no longer has it).
@@ -369,7 +375,7 @@ impl TaskTable {
                 break;
             }
             if let Some(t) = self.tasks.get(id) {
-                page.push(t);
+                page.push(&**t);
             }
         }
         let next = if more { page.last().map(|t| t.seq) } else { None };
@@ -394,7 +400,7 @@ impl TaskTable {
     /// Removes a task from the map and its context index. Tasks leave only by
     /// expiry, whose deadline entry the sweep has already taken.
     fn unlink(&mut self, id: &str) -> Option<TaskRecord> {
-        let t = self.tasks.remove(id)?;
+        let t = *self.tasks.remove(id)?;
         if self.stable_order {
             self.used_seqs.remove(&t.seq);
         }

@@ -121,6 +121,20 @@ impl Engine {
         progress_token: Option<&str>,
         poll_interval_ms: Option<u64>,
     ) -> Result<Task, HostError> {
+        let id = self.create_host_task(context, kind, ttl, progress_token, poll_interval_ms)?;
+        self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id })
+    }
+
+    /// [`create_task_with_poll_interval`](Self::create_task_with_poll_interval) answering the
+    /// new task's ID only.
+    pub(crate) fn create_host_task(
+        &mut self,
+        context: Option<&str>,
+        kind: RequestKind,
+        ttl: TtlRequest,
+        progress_token: Option<&str>,
+        poll_interval_ms: Option<u64>,
+    ) -> Result<String, HostError> {
         let now = self.tick();
         // The token is pasted into notifications/progress as raw JSON: only a JSON string
         // or integer (what MCP allows) may pass.
@@ -135,7 +149,7 @@ impl Engine {
         let token = progress_token.map(str::to_owned);
         let request = Creation { kind, ttl, progress_token: token, poll_interval: poll_interval_ms, dialect: Dialect::Legacy };
         match self.create(context, request, now) {
-            Ok(id) => self.table.get(&id).map(|t| t.snapshot()).ok_or(HostError::UnknownTask { task_id: id }),
+            Ok(id) => Ok(id),
             Err(CreateRefusal::ContextFull { limit }) => {
                 Err(HostError::LimitExceeded { message: format!("Too many live tasks for this context (limit {limit})") })
             }
@@ -162,6 +176,59 @@ impl Engine {
             Lookup::Found(t) => Some(legacy::task_json(t.view())),
             _ => None,
         }
+    }
+
+    /// A task as `context` may see it, for a host's read cache: the wire `Task`
+    /// JSON wrapped as `{"validUntil": ms | null, "task": {...}}`. `validUntil`
+    /// (epoch ms, exclusive) is when this answer stops holding without a call that
+    /// changes the task: its expiry deadline, `null` when it never expires. In
+    /// store mode other instances write the same tasks, so it is `now`: never reuse.
+    ///
+    /// ```
+    /// use mcp_task_core::{Engine, RequestKind, TtlRequest};
+    /// let mut engine = Engine::new(Default::default());
+    /// let task = engine.create_task(Some("a"), RequestKind::ToolsCall, TtlRequest::Ms(5000), None).unwrap();
+    /// let entry = engine.task_cache_entry(&task.task_id, Some("a")).unwrap();
+    /// let due = task.created_at_ms + 5000;
+    /// assert!(entry.starts_with(&format!(r#"{{"validUntil":{due},"task":{{"taskId":"{}""#, task.task_id)));
+    /// assert_eq!(engine.task_cache_entry(&task.task_id, Some("b")), None);
+    /// ```
+    pub fn task_cache_entry(&mut self, task_id: &str, context: Option<&str>) -> Option<String> {
+        let now = self.tick();
+        match self.table.lookup(task_id, context, now) {
+            Lookup::Found(t) => Some(self.cache_entry_of(t, now)),
+            _ => None,
+        }
+    }
+
+    /// [`create_task_with_poll_interval`](Self::create_task_with_poll_interval) answering
+    /// the new task as [`task_cache_entry`](Self::task_cache_entry) does, at the instant
+    /// of its creation.
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn create_task_cache_entry(
+        &mut self,
+        context: Option<&str>,
+        kind: RequestKind,
+        ttl: TtlRequest,
+        poll_interval_ms: Option<u64>,
+    ) -> Result<String, HostError> {
+        let id = self.create_host_task(context, kind, ttl, None, poll_interval_ms)?;
+        let t = self.table.get(&id).ok_or(HostError::UnknownTask { task_id: id })?;
+        Ok(self.cache_entry_of(t, self.last_now))
+    }
+
+    fn cache_entry_of(&self, t: &crate::core::table::TaskRecord, now: u64) -> String {
+        let until = if self.config.store.is_some() { Some(now) } else { t.deadline() };
+        let mut out = String::with_capacity(256);
+        out.push_str("{\"validUntil\":");
+        match until {
+            Some(ms) => out.push_str(&ms.to_string()),
+            None => out.push_str("null"),
+        }
+        out.push_str(",\"task\":");
+        legacy::write_task(&mut out, t.view());
+        out.push('}');
+        out
     }
 
     /// The stored outcome of a task as `context` may see it (`None` also while it runs).
@@ -343,6 +410,25 @@ impl Engine {
             Lookup::Found(t) => t.outcome.clone().ok_or_else(|| StoreError::no_result(task_id, t.status)),
             _ => Err(StoreError::not_found(task_id)),
         }
+    }
+
+    /// [`task_result`](Self::task_result) as one JSON text, `{"result": ...}` or
+    /// `{"error": ...}`, so a host parses it once.
+    pub fn task_result_json(&mut self, task_id: &str, context: Option<&str>) -> Result<String, StoreError> {
+        let now = self.tick();
+        let outcome = match self.table.lookup(task_id, context, now) {
+            Lookup::Found(t) => t.outcome.as_ref().ok_or_else(|| StoreError::no_result(task_id, t.status))?,
+            _ => return Err(StoreError::not_found(task_id)),
+        };
+        let (key, json) = match outcome {
+            Outcome::Result(json) => ("{\"result\":", json),
+            Outcome::Error(json) => ("{\"error\":", json),
+        };
+        let mut out = String::with_capacity(key.len() + json.len() + 1);
+        out.push_str(key);
+        out.push_str(json);
+        out.push('}');
+        Ok(out)
     }
 
     // SDK 1.x `TaskMessageQueue` calls: host messages for a task's requestor, on

@@ -516,45 +516,8 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "number | null")] poll_interval_ms: JsValue,
     ) -> Result<String, JsValue> {
         let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
-        // undefined: the configured interval; null: none; a number: this task's own.
-        let poll_interval = if poll_interval_ms.is_undefined() {
-            self.engine.config().poll_interval_ms
-        } else if poll_interval_ms.is_null() {
-            None
-        } else {
-            match poll_interval_ms.as_f64() {
-                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(ms as u64),
-                _ => {
-                    return Err(rpc_error(
-                        "invalid_argument",
-                        crate::protocol::jsonrpc::INVALID_PARAMS,
-                        "pollIntervalMs must be a non-negative integer, null or undefined",
-                    ))
-                }
-            }
-        };
         let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
-        let ttl = if ttl.is_undefined() {
-            TtlRequest::Default
-        } else if ttl.is_null() {
-            TtlRequest::Unlimited
-        } else {
-            match ttl.as_f64() {
-                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
-                _ => {
-                    return Err(rpc_error(
-                        "invalid_argument",
-                        crate::protocol::jsonrpc::INVALID_PARAMS,
-                        "ttl must be a non-negative integer number of milliseconds, null or undefined",
-                    ))
-                }
-            }
-        };
-        let kind = RequestKind::from_method(&method);
-        self.engine()?
-            .create_task_with_poll_interval(context.as_deref(), kind, ttl, progress_token_json.as_deref(), poll_interval)
-            .map(task_json)
-            .map_err(host_error)
+        self.create_task_snapshot(context.as_deref(), &method, &ttl, progress_token_json.as_deref(), &poll_interval_ms).map(task_json)
     }
 
     /// Host-side: whether a live task has this ID in any context.
@@ -670,5 +633,59 @@ impl TaskEngine {
     #[wasm_bindgen(getter, js_name = taskCount)]
     pub fn task_count(&self) -> usize {
         self.engine.task_count()
+    }
+}
+
+impl TaskEngine {
+    /// `createTask` with its numbers checked, the task created.
+    fn create_task_snapshot(
+        &mut self,
+        context: Option<&str>,
+        method: &str,
+        ttl: &JsValue,
+        progress_token_json: Option<&str>,
+        poll_interval_ms: &JsValue,
+    ) -> Result<crate::Task, JsValue> {
+        let (ttl, poll_interval) = self.creation_numbers(ttl, poll_interval_ms)?;
+        let kind = RequestKind::from_method(method);
+        self.engine()?.create_task_with_poll_interval(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
+    }
+
+    /// `createTask`'s `ttl` and `pollIntervalMs`, checked.
+    fn creation_numbers(&self, ttl: &JsValue, poll_interval_ms: &JsValue) -> Result<(TtlRequest, Option<u64>), JsValue> {
+        // undefined: the configured interval; null: none; a number: this task's own.
+        let poll_interval = if poll_interval_ms.is_undefined() {
+            self.engine.config().poll_interval_ms
+        } else if poll_interval_ms.is_null() {
+            None
+        } else {
+            match poll_interval_ms.as_f64() {
+                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(ms as u64),
+                _ => {
+                    return Err(rpc_error(
+                        "invalid_argument",
+                        crate::protocol::jsonrpc::INVALID_PARAMS,
+                        "pollIntervalMs must be a non-negative integer, null or undefined",
+                    ))
+                }
+            }
+        };
+        let ttl = if ttl.is_undefined() {
+            TtlRequest::Default
+        } else if ttl.is_null() {
+            TtlRequest::Unlimited
+        } else {
+            match ttl.as_f64() {
+                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
+                _ => {
+                    return Err(rpc_error(
+                        "invalid_argument",
+                        crate::protocol::jsonrpc::INVALID_PARAMS,
+                        "ttl must be a non-negative integer number of milliseconds, null or undefined",
+                    ))
+                }
+            }
+        };
+        Ok((ttl, poll_interval))
     }
 }

@@ -2,7 +2,7 @@
 //! (used by `mcp-task-core/sdk`): the engine's store rules, errors with their
 //! JSON-RPC code.
 
-use super::{opt_string_arg, rpc_error, set, string_arg, TaskEngine};
+use super::{opt_string_arg, rpc_error, set, string_arg, type_error_message, TaskEngine};
 use crate::{Outcome, StoreError};
 use js_sys::{Object, Reflect};
 use wasm_bindgen::prelude::*;
@@ -142,5 +142,76 @@ impl TaskEngine {
     #[wasm_bindgen(js_name = clearMessages)]
     pub fn clear_messages(&mut self) {
         self.engine.clear_messages();
+    }
+}
+
+/// The SDK store's hot calls, with typed string arguments: wasm-bindgen copies each straight
+/// into wasm memory, where a `JsValue` costs a round trip through JS per argument. A value that
+/// is not a string must never reach them (the glue does not check and the call traps), so
+/// `mcp-task-core/sdk` calls them only with strings, and the checked calls above otherwise.
+#[wasm_bindgen(js_class = TextTaskEngine)]
+impl TaskEngine {
+    /// SDK store read cache: `createTask` without a progress token, answering
+    /// `{"validUntil": ms | null, "task": {...}}` (see `taskEntry`).
+    #[wasm_bindgen(js_name = createTaskEntry)]
+    pub fn create_task_entry(
+        &mut self,
+        context: Option<String>,
+        method: &str,
+        #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] ttl: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] poll_interval_ms: JsValue,
+    ) -> Result<String, JsValue> {
+        let (ttl, poll_interval) = self.creation_numbers(&ttl, &poll_interval_ms)?;
+        let kind = crate::RequestKind::from_method(method);
+        self.engine()?.create_task_cache_entry(context.as_deref(), kind, ttl, poll_interval).map_err(super::host_error)
+    }
+
+    /// SDK store read cache: `{"validUntil": ms | null, "task": {...}}` for a task of
+    /// `context`, or `null`. The answer holds while the clock is before `validUntil` (`null`:
+    /// always) and no call changes the task; in store mode it never does (`validUntil` is now).
+    #[wasm_bindgen(js_name = taskEntry, unchecked_return_type = "string | null")]
+    pub fn task_entry(&mut self, task_id: &str, context: Option<String>) -> Result<JsValue, JsValue> {
+        Ok(self.engine()?.task_cache_entry(task_id, context.as_deref()).map_or(JsValue::NULL, JsValue::from))
+    }
+
+    /// SDK store: `getTaskResult` as one JSON text, `{"result": ...}` or `{"error": ...}`.
+    #[wasm_bindgen(js_name = taskResultJson)]
+    pub fn task_result_json(&mut self, task_id: &str, context: Option<String>) -> Result<String, JsValue> {
+        self.engine()?.task_result_json(task_id, context.as_deref()).map_err(store_error)
+    }
+
+    /// SDK store: `storeTaskResult` with the outcome as UTF-8 JSON (`TextEncoder`: copied
+    /// into wasm memory in one go), the result or with `isError` the JSON-RPC error object.
+    #[wasm_bindgen(js_name = storeTaskResultUtf8)]
+    pub fn store_task_result_utf8(
+        &mut self,
+        task_id: &str,
+        context: Option<String>,
+        status: &str,
+        json: Vec<u8>,
+        is_error: bool,
+    ) -> Result<(), JsValue> {
+        let json = String::from_utf8(json).map_err(|_| type_error_message("json must be UTF-8 text"))?;
+        let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
+        self.engine()?.store_task_result(task_id, context.as_deref(), status, outcome).map_err(store_error)
+    }
+
+    /// SDK store: `updateTaskStatus` (see the checked call of the same rules above).
+    #[wasm_bindgen(js_name = setTaskStatus)]
+    pub fn set_task_status(
+        &mut self,
+        task_id: &str,
+        context: Option<String>,
+        status: &str,
+        message: Option<String>,
+    ) -> Result<(), JsValue> {
+        self.engine()?.update_task_status(task_id, context.as_deref(), status, message.as_deref()).map_err(store_error)
+    }
+
+    /// SDK message queue: messages queued for every task (no look-up: an empty engine answers
+    /// every dequeue at once).
+    #[wasm_bindgen(getter, js_name = queuedMessages)]
+    pub fn queued_messages(&self) -> usize {
+        self.engine.queued_message_count(None)
     }
 }
