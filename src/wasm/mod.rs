@@ -636,6 +636,7 @@ impl TaskEngine {
     }
 }
 
+#[cfg(feature = "receiver")]
 impl TaskEngine {
     /// `createTask` with its numbers checked, the task created.
     fn create_task_snapshot(
