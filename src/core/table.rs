@@ -37,8 +37,9 @@ pub(crate) struct TaskRecord {
     pub requests_sent: u32,
     /// Bumped by every change written to an external store (compare-and-set).
     pub version: u64,
-    /// Who runs the task and until when, in store mode.
-    pub lease: Option<Lease>,
+    /// Who runs the task and until when, in store mode. Boxed: a record without one (every
+    /// record outside store mode) is smaller, and the task map holds a record per slot.
+    pub lease: Option<Box<Lease>>,
 }
 
 /// The right to run a task, renewed by its instance's heartbeat.
@@ -136,9 +137,7 @@ pub(crate) struct Expired {
 
 #[derive(Debug, Default)]
 pub(crate) struct TaskTable {
-    /// Boxed: a bucket is two words, so the map's spare capacity (up to half of it right
-    /// after it grows) costs a few bytes per task rather than a whole record.
-    tasks: HashMap<Arc<str>, Box<TaskRecord>>,
+    tasks: HashMap<Arc<str>, TaskRecord>,
     /// Creation order per context: the list index and the cursor space.
     by_context: HashMap<ContextKey, BTreeMap<u64, Arc<str>>>,
     deadlines: Deadlines,
@@ -236,7 +235,7 @@ impl TaskTable {
         // A reused ID (host-injected) must not inherit an old "expired" verdict.
         self.expired.remove(&id);
         self.by_context.entry(context).or_default().insert(seq, id.clone());
-        Ok(self.tasks.entry(id).or_insert_with(|| Box::new(record)))
+        Ok(self.tasks.entry(id).or_insert(record))
     }
 
     /// Looks a task up for a context. A task past its deadline counts as
@@ -264,16 +263,16 @@ impl TaskTable {
     }
 
     pub fn get(&self, id: &str) -> Option<&TaskRecord> {
-        self.tasks.get(id).map(|t| &**t)
+        self.tasks.get(id)
     }
 
     pub fn get_mut(&mut self, id: &str) -> Option<&mut TaskRecord> {
-        self.tasks.get_mut(id).map(|t| &mut **t)
+        self.tasks.get_mut(id)
     }
 
     /// All live tasks, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = &TaskRecord> {
-        self.tasks.values().map(|t| &**t)
+        self.tasks.values()
     }
 
     /// Puts a task read back from a store in place of the local copy (or adds
@@ -302,7 +301,7 @@ impl TaskTable {
             self.deadlines.insert(due, record.seq, id.clone());
         }
         self.expired.remove(&id);
-        self.tasks.insert(id, Box::new(record));
+        self.tasks.insert(id, record);
     }
 
     /// Drops the local copy of a task (the store no longer has it).
@@ -375,7 +374,7 @@ impl TaskTable {
                 break;
             }
             if let Some(t) = self.tasks.get(id) {
-                page.push(&**t);
+                page.push(t);
             }
         }
         let next = if more { page.last().map(|t| t.seq) } else { None };
@@ -400,7 +399,7 @@ impl TaskTable {
     /// Removes a task from the map and its context index. Tasks leave only by
     /// expiry, whose deadline entry the sweep has already taken.
     fn unlink(&mut self, id: &str) -> Option<TaskRecord> {
-        let t = *self.tasks.remove(id)?;
+        let t = self.tasks.remove(id)?;
         if self.stable_order {
             self.used_seqs.remove(&t.seq);
         }

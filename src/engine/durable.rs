@@ -251,7 +251,7 @@ impl Engine {
             requests_sent: s.requests_sent,
             dialect,
             version: s.version,
-            lease: s.lease.map(|l| Lease { owner: l.owner.into_boxed_str(), until: l.until }),
+            lease: s.lease.map(|l| Box::new(Lease { owner: l.owner.into_boxed_str(), until: l.until })),
         };
         let lease = record.lease.clone();
         self.table.put_restored(record);
@@ -294,7 +294,7 @@ impl Engine {
         let Some(store) = self.config.store.as_ref() else { return };
         let lease = Lease { owner: store.instance_id.as_str().into(), until: now.saturating_add(store.lease_ms) };
         if let Some(t) = self.table.get_mut(task_id) {
-            t.lease = Some(lease.clone());
+            t.lease = Some(Box::new(lease.clone()));
         }
         self.watch_lease(task_id, &lease);
     }
@@ -329,7 +329,7 @@ impl Engine {
                 let lease_ms = self.config.store.as_ref().map_or(0, |s| s.lease_ms);
                 let renewed = Lease { owner: lease.owner, until: now.saturating_add(lease_ms) };
                 if let Some(t) = self.table.get_mut(&task_id) {
-                    t.lease = Some(renewed.clone());
+                    t.lease = Some(Box::new(renewed.clone()));
                 }
                 self.changed(&task_id);
                 self.watch_lease(&task_id, &renewed);
