@@ -84,3 +84,37 @@ export function guardFreed(cls) {
 export function notInitialized(what) {
   return codedError('not_initialized', `${what}: the WebAssembly module is not loaded yet. Call \`await init()\` (exported by mcp-task-core) once before using the package in a browser.`);
 }
+
+/**
+ * A browser entry's `init()` and its "loaded yet?" check. `init(input)` loads and instantiates
+ * the wasm once (later calls return the same promise; a failed load may be tried again);
+ * `assertLoaded(what)` throws `not_initialized` until it has, instead of the bindings'
+ * "Cannot read properties of undefined".
+ * @param {(input?: { module_or_path: unknown }) => Promise<unknown>} initWasm wasm-bindgen's `web` init
+ */
+export function wasmLoader(initWasm) {
+  /** @type {Promise<void> | undefined} */
+  let ready;
+  let loaded = false;
+  return {
+    /** @param {string} what */
+    assertLoaded(what) {
+      if (!loaded) throw notInitialized(what);
+    },
+    /** @param {unknown} [input] a URL or path, a Response, the module bytes or a WebAssembly.Module */
+    init(input) {
+      if (!ready) {
+        ready = initWasm(input === undefined ? undefined : { module_or_path: input }).then(
+          () => {
+            loaded = true;
+          },
+          (err) => {
+            ready = undefined;
+            throw err;
+          },
+        );
+      }
+      return ready;
+    },
+  };
+}

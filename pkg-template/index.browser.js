@@ -4,14 +4,13 @@
 // WebAssembly.Module to load it some other way.
 import initWasm, * as raw from './web/mcp_task_core.js';
 import { objectTaskEngine } from './engine.js';
-import { guardFreed, notInitialized } from './extras.js';
-import { requestorClasses } from './requestor.js';
+import { guardFreed, wasmLoader } from './extras.js';
+import { browserRequestor } from './requestor.js';
 
 export * from './web/mcp_task_core.js';
 export { handleObject, drainOutputs } from './extras.js';
 
-let ready;
-let loaded = false;
+const loader = wasmLoader(initWasm);
 
 guardFreed(raw.TextTaskEngine);
 guardFreed(raw.TextTaskRequestor);
@@ -20,7 +19,7 @@ guardFreed(raw.TextTaskRequestor);
 // undefined": these say what to do instead. (Local exports take precedence over `export *`.)
 export class TextTaskEngine extends raw.TextTaskEngine {
   constructor(options) {
-    if (!loaded) throw notInitialized('new TextTaskEngine()');
+    loader.assertLoaded('new TextTaskEngine()');
     super(options);
   }
 }
@@ -28,41 +27,16 @@ export class TextTaskEngine extends raw.TextTaskEngine {
 /** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
 export class TaskEngine extends objectTaskEngine(TextTaskEngine) {
   constructor(options) {
-    if (!loaded) throw notInitialized('new TaskEngine()');
+    loader.assertLoaded('new TaskEngine()');
     super(options);
   }
 }
 
-export class TextTaskRequestor extends raw.TextTaskRequestor {
-  constructor(options) {
-    if (!loaded) throw notInitialized('new TaskRequestor() / new TextTaskRequestor()');
-    super(options);
-  }
-}
-
-export const { TaskRequestor, TaskClient } = requestorClasses(TextTaskRequestor);
-
-export function shouldAugment(capabilitiesJson, method, taskSupport, preferTask) {
-  if (!loaded) throw notInitialized('shouldAugment()');
-  return raw.shouldAugment(capabilitiesJson, method, taskSupport, preferTask);
-}
+export const { TextTaskRequestor, shouldAugment, TaskRequestor, TaskClient } = browserRequestor(raw, loader);
 
 /**
  * Loads and instantiates the wasm module once; later calls return the same promise.
  * @param {RequestInfo | URL | Response | BufferSource | WebAssembly.Module | Promise<any>} [input]
  * @returns {Promise<void>}
  */
-export function init(input) {
-  if (!ready) {
-    ready = initWasm(input === undefined ? undefined : { module_or_path: input }).then(
-      () => {
-        loaded = true;
-      },
-      (err) => {
-        ready = undefined;
-        throw err;
-      },
-    );
-  }
-  return ready;
-}
+export const init = loader.init;

@@ -3,44 +3,18 @@
 // receiver. Call `await init()` once first; with no argument the .wasm is fetched from next to
 // ./requestor-web/mcp_task_core_requestor.js (import.meta.url).
 import initWasm, * as raw from './requestor-web/mcp_task_core_requestor.js';
-import { guardFreed, notInitialized } from './extras.js';
-import { requestorClasses } from './requestor.js';
-
-let ready;
-let loaded = false;
+import { guardFreed, wasmLoader } from './extras.js';
+import { browserRequestor } from './requestor.js';
 
 guardFreed(raw.TextTaskRequestor);
 
-export class TextTaskRequestor extends raw.TextTaskRequestor {
-  constructor(options) {
-    if (!loaded) throw notInitialized('new TaskRequestor() / new TextTaskRequestor()');
-    super(options);
-  }
-}
+const loader = wasmLoader(initWasm);
 
-export const { TaskRequestor, TaskClient } = requestorClasses(TextTaskRequestor);
-
-export function shouldAugment(capabilitiesJson, method, taskSupport, preferTask) {
-  if (!loaded) throw notInitialized('shouldAugment()');
-  return raw.shouldAugment(capabilitiesJson, method, taskSupport, preferTask);
-}
+export const { TextTaskRequestor, shouldAugment, TaskRequestor, TaskClient } = browserRequestor(raw, loader);
 
 /**
  * Loads and instantiates the requestor wasm once; later calls return the same promise.
  * @param {RequestInfo | URL | Response | BufferSource | WebAssembly.Module | Promise<any>} [input]
  * @returns {Promise<void>}
  */
-export function init(input) {
-  if (!ready) {
-    ready = initWasm(input === undefined ? undefined : { module_or_path: input }).then(
-      () => {
-        loaded = true;
-      },
-      (err) => {
-        ready = undefined;
-        throw err;
-      },
-    );
-  }
-  return ready;
-}
+export const init = loader.init;

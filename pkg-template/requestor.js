@@ -144,3 +144,23 @@ export function requestorClasses(TextTaskRequestor) {
   }
   return { TaskRequestor, TaskClient: taskClientClass(TaskRequestor) };
 }
+
+/**
+ * The requestor part of a browser entry: `TextTaskRequestor` and `shouldAugment` that refuse to
+ * run before `init()` (see extras.js `wasmLoader`), and the object-mode classes over them.
+ * @param {{ TextTaskRequestor: any, shouldAugment: Function }} raw the wasm-bindgen module
+ * @param {{ assertLoaded(what: string): void }} loader
+ */
+export function browserRequestor(raw, loader) {
+  class TextTaskRequestor extends raw.TextTaskRequestor {
+    constructor(options) {
+      loader.assertLoaded('new TaskRequestor() / new TextTaskRequestor()');
+      super(options);
+    }
+  }
+  function shouldAugment(capabilitiesJson, method, taskSupport, preferTask) {
+    loader.assertLoaded('shouldAugment()');
+    return raw.shouldAugment(capabilitiesJson, method, taskSupport, preferTask);
+  }
+  return { TextTaskRequestor, shouldAugment, ...requestorClasses(TextTaskRequestor) };
+}

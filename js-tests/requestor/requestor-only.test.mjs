@@ -100,6 +100,9 @@ test('Chromium: mcp-task-core/requestor (browser condition) fetches only the req
   import { StreamableHTTPClientTransport } from '/sdk-transport.js';
   ${bookAndCharge.toString()}
   window.exportNames = Object.keys(mcp).sort();
+  // Before init(): each wasm-backed export says to await init(), not a bindings TypeError.
+  const codeOf = (call) => { try { call(); return 'no error'; } catch (err) { return err.code; } };
+  window.early = [codeOf(() => new mcp.TaskRequestor()), codeOf(() => new mcp.TextTaskRequestor()), codeOf(() => mcp.shouldAugment('{}', 'tools/call', null, true))];
   window.run = () => bookAndCharge(mcp, StreamableHTTPClientTransport, new URL('/mcp', location.href).href);
 </script>`;
   const wasmFetched = [];
@@ -108,7 +111,8 @@ test('Chromium: mcp-task-core/requestor (browser condition) fetches only the req
       p.on('request', (r) => r.url().endsWith('.wasm') && wasmFetched.push(new URL(r.url()).pathname));
       await p.goto(`${baseUrl}/index.html`);
       await p.waitForFunction(() => typeof window.run === 'function');
-      return { exportNames: await p.evaluate(() => window.exportNames), run: await p.evaluate(() => window.run()) };
+      const early = await p.evaluate(() => window.early);
+      return { early, exportNames: await p.evaluate(() => window.exportNames), run: await p.evaluate(() => window.run()) };
     },
     {
       mounts: { '/pkg/': pkg.installed },
@@ -117,6 +121,7 @@ test('Chromium: mcp-task-core/requestor (browser condition) fetches only the req
     },
   );
   assert.deepEqual(result.exportNames, EXPORTS);
+  assert.deepEqual(result.early, ['not_initialized', 'not_initialized', 'not_initialized']);
   assert.deepEqual(wasmFetched, [`/pkg/${REQUESTOR_WASM}`], 'only the requestor-only .wasm');
   assertRun(result.run);
 });
