@@ -25,17 +25,24 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
     'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
     'web/mcp_task_core_bg.wasm', 'requestor-only.node.mjs', 'requestor-only.browser.js', 'requestor-only.workerd.js',
     'requestor-only.d.ts', 'requestor-node-esm/mcp_task_core_requestor.js', 'requestor-web/mcp_task_core_requestor.js',
+    'receiver-only.node.mjs', 'receiver-only.node.cjs', 'receiver-only.browser.js', 'receiver-only.workerd.js', 'receiver-only.d.ts',
+    'receiver-only.d.cts', 'receiver-node-cjs/mcp_task_core_receiver.js', 'receiver-node-cjs/package.json',
+    'receiver-node-esm/mcp_task_core_receiver.js', 'receiver-web/mcp_task_core_receiver.js',
   ]) {
     assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   }
-  // One copy of each module (the full build, the requestor-only build), shared by its Node and web glue.
+  // One copy of each module (the full build, the requestor-only and the receiver-only builds), shared by its Node and web glue.
   assert.deepEqual(pkg.files.filter((f) => f.endsWith('.wasm')).sort(), [
+    'receiver-web/mcp_task_core_receiver_bg.wasm',
     'requestor-web/mcp_task_core_requestor_bg.wasm',
     'web/mcp_task_core_bg.wasm',
   ]);
   const full = fs.readFileSync(path.join(pkg.installed, 'web/mcp_task_core_bg.wasm'));
   const requestorOnly = fs.readFileSync(path.join(pkg.installed, 'requestor-web/mcp_task_core_requestor_bg.wasm'));
+  const receiverOnly = fs.readFileSync(path.join(pkg.installed, 'receiver-web/mcp_task_core_receiver_bg.wasm'));
   assert.ok(requestorOnly.length < full.length / 2, `requestor-only .wasm (${requestorOnly.length} B) under half the full one (${full.length} B)`);
+  // The receiver-only build leaves the requestor out: smaller than the full one by at least a tenth.
+  assert.ok(receiverOnly.length < full.length * 0.9, `receiver-only .wasm (${receiverOnly.length} B) under 90% of the full one (${full.length} B)`);
   const readme = fs.readFileSync(path.join(pkg.installed, 'README.md'), 'utf8');
   assert.match(readme, /npm install mcp-task-core/);
   assert.match(readme, /## Options/);
@@ -86,6 +93,11 @@ test('every target of the exports map exists', () => {
   assert.equal(requestor.node, './requestor-only.node.mjs');
   assert.equal(requestor.browser, './requestor-only.browser.js');
   assert.equal(requestor.workerd, './requestor-only.workerd.js');
+  const receiver = pkg.packageJson.exports['./receiver'];
+  assert.deepEqual(receiver.node, { import: './receiver-only.node.mjs', require: './receiver-only.node.cjs' });
+  assert.equal(receiver.browser, './receiver-only.browser.js');
+  assert.equal(receiver.workerd, './receiver-only.workerd.js');
+  assert.deepEqual(receiver.types, { require: './receiver-only.d.cts', default: './receiver-only.d.ts' });
 });
 
 test('harness: the validator rejects what the schema forbids', () => {

@@ -18,7 +18,7 @@
 // - The alarm is armed at engine.nextDeadline() (TTL expiry, lease renewals and checks) and
 //   alarm() calls handleTimeout().
 import { DurableObject } from 'cloudflare:workers';
-import { TextTaskEngine } from 'mcp-task-core';
+import { TextTaskEngine } from 'mcp-task-core/receiver';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 

@@ -16,7 +16,7 @@
 // Glue only: every task rule (statuses, terminal checks, the SDK store's wording, the JSON-RPC
 // code of each refusal, the message queues) is the engine's; this file maps SDK calls onto it.
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
-import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core';
+import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
 import { StorageLoop } from './storage.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */

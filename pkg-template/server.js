@@ -20,7 +20,7 @@
 // imported (it is a peer dependency, used for types only): handlers are registered through the
 // objects the caller passes in. The CommonJS entry server.cjs is generated from this file by
 // scripts/build-pkg.sh.
-import { TextTaskEngine } from 'mcp-task-core';
+import { TextTaskEngine } from 'mcp-task-core/receiver';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';

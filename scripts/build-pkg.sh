@@ -15,7 +15,9 @@
 #   pkg/web/        wasm-bindgen --target web        (browsers; workerd via initSync({ module }))
 #   pkg/requestor-node-esm/, pkg/requestor-web/   the same for the requestor-only build
 #                   (cargo --no-default-features --features requestor): `mcp-task-core/requestor`
-# Each .wasm is shipped once, in web/ and requestor-web/; the Node glue loads those.
+#   pkg/receiver-node-cjs/, pkg/receiver-node-esm/, pkg/receiver-web/   the receiver-only build
+#                   (--features receiver): `mcp-task-core/receiver` and the server adapters
+# Each .wasm is shipped once, in web/, requestor-web/ and receiver-web/; the Node glue loads those.
 # Run scripts/setup.sh first (wasm32 target, wasm-bindgen CLI, js-tests/node_modules for wasm-opt).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
@@ -62,6 +64,11 @@ log "cargo build --lib --profile release-requestor --target wasm32-unknown-unkno
 (cd "$crate_dir" && cargo build --lib --profile release-requestor --target wasm32-unknown-unknown --no-default-features --features requestor)
 requestor_wasm="$target_dir/wasm32-unknown-unknown/release-requestor/$lib_name.wasm"
 [ -f "$requestor_wasm" ] || die "expected $requestor_wasm"
+# The receiver-only build: the server side (the SDK and Durable Object adapters use it).
+log "cargo build --lib --profile release-receiver --target wasm32-unknown-unknown --no-default-features --features receiver"
+(cd "$crate_dir" && cargo build --lib --profile release-receiver --target wasm32-unknown-unknown --no-default-features --features receiver)
+receiver_wasm="$target_dir/wasm32-unknown-unknown/release-receiver/$lib_name.wasm"
+[ -f "$receiver_wasm" ] || die "expected $receiver_wasm"
 
 rm -rf "$pkg_dir"
 mkdir -p "$pkg_dir"
@@ -75,6 +82,11 @@ for pair in requestor-node-esm:experimental-nodejs-module requestor-web:web; do
   log "wasm-bindgen --target $target -> ${pkg_dir#"$REPO_ROOT"/}/$out (requestor-only)"
   wasm-bindgen "$requestor_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core_requestor
 done
+for pair in receiver-node-cjs:nodejs receiver-node-esm:experimental-nodejs-module receiver-web:web; do
+  out="${pair%%:*}" target="${pair#*:}"
+  log "wasm-bindgen --target $target -> ${pkg_dir#"$REPO_ROOT"/}/$out (receiver-only)"
+  wasm-bindgen "$receiver_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core_receiver
+done
 
 # The _bg.wasm files of one build are byte-identical: ship one (web/, requestor-web/) and point
 # the Node glue at it, so the package holds each module once. Each rewrite must hit exactly one line.
@@ -85,6 +97,10 @@ done
 f="$pkg_dir/requestor-node-esm/mcp_task_core_requestor_bg.wasm"
 cmp -s "$f" "$pkg_dir/requestor-web/mcp_task_core_requestor_bg.wasm" || die "$f differs from requestor-web/: cannot share one .wasm"
 rm "$f"
+for f in "$pkg_dir"/receiver-node-cjs/mcp_task_core_receiver_bg.wasm "$pkg_dir"/receiver-node-esm/mcp_task_core_receiver_bg.wasm; do
+  cmp -s "$f" "$pkg_dir/receiver-web/mcp_task_core_receiver_bg.wasm" || die "$f differs from receiver-web/: cannot share one .wasm"
+  rm "$f"
+done
 node -e '
   const fs = require("fs");
   const rewrite = (file, from, to) => {
@@ -98,6 +114,10 @@ node -e '
   rewrite(`${dir}/node-esm/mcp_task_core.js`, "new URL(\x27mcp_task_core_bg.wasm\x27, import.meta.url)", "new URL(\x27../web/mcp_task_core_bg.wasm\x27, import.meta.url)");
   rewrite(`${dir}/requestor-node-esm/mcp_task_core_requestor.js`, "new URL(\x27mcp_task_core_requestor_bg.wasm\x27, import.meta.url)",
     "new URL(\x27../requestor-web/mcp_task_core_requestor_bg.wasm\x27, import.meta.url)");
+  rewrite(`${dir}/receiver-node-cjs/mcp_task_core_receiver.js`, "`${__dirname}/mcp_task_core_receiver_bg.wasm`",
+    "`${__dirname}/../receiver-web/mcp_task_core_receiver_bg.wasm`");
+  rewrite(`${dir}/receiver-node-esm/mcp_task_core_receiver.js`, "new URL(\x27mcp_task_core_receiver_bg.wasm\x27, import.meta.url)",
+    "new URL(\x27../receiver-web/mcp_task_core_receiver_bg.wasm\x27, import.meta.url)");
 ' "$pkg_dir"
 
 # wasm-opt must run after wasm-bindgen (bindgen reads descriptor functions and custom sections
@@ -105,7 +125,8 @@ node -e '
 # --low-memory-unused: rustc links the stack first, so the lowest 1 KiB is the far end of a
 # 1 MiB stack and never addressed; binaryen then folds constant offsets into loads and stores
 # (about 1% smaller gzipped). --converge, -O3 and --strip-* measured within 0.2% of this.
-wasm_files=("$pkg_dir/web/mcp_task_core_bg.wasm" "$pkg_dir/requestor-web/mcp_task_core_requestor_bg.wasm")
+wasm_files=("$pkg_dir/web/mcp_task_core_bg.wasm" "$pkg_dir/requestor-web/mcp_task_core_requestor_bg.wasm"
+  "$pkg_dir/receiver-web/mcp_task_core_receiver_bg.wasm")
 for wasm_file in "${wasm_files[@]}"; do
   if [ "${WASM_OPT:-1}" != 0 ]; then
     log "wasm-opt -Oz --low-memory-unused ${wasm_file#"$REPO_ROOT"/}"
@@ -122,6 +143,7 @@ done
 # are used only where the template has none.
 cp -R "$template_dir/." "$pkg_dir/"
 printf '{\n  "type": "commonjs"\n}\n' >"$pkg_dir/node-cjs/package.json"
+printf '{\n  "type": "commonjs"\n}\n' >"$pkg_dir/receiver-node-cjs/package.json"
 printf '{\n  "type": "module"\n}\n' >"$pkg_dir/node-esm/package.json"
 for f in README.md LICENSE LICENSE-MIT LICENSE-APACHE; do
   if [ -f "$REPO_ROOT/$f" ] && [ ! -f "$pkg_dir/$f" ]; then cp "$REPO_ROOT/$f" "$pkg_dir/"; fi

@@ -23,6 +23,10 @@ const ENTRIES = [
   { file: 'requestor-only.node.mjs', format: 'esm', platform: 'node', glue: './requestor-node-esm/mcp_task_core_requestor.js' },
   { file: 'requestor-only.browser.js', format: 'esm', platform: 'neutral', glue: './requestor-web/mcp_task_core_requestor.js' },
   { file: 'requestor-only.workerd.js', format: 'esm', platform: 'neutral', glue: './requestor-web/mcp_task_core_requestor.js' },
+  { file: 'receiver-only.node.mjs', format: 'esm', platform: 'node', glue: './receiver-node-esm/mcp_task_core_receiver.js' },
+  { file: 'receiver-only.node.cjs', format: 'cjs', platform: 'node', glue: './receiver-node-cjs/mcp_task_core_receiver.js' },
+  { file: 'receiver-only.browser.js', format: 'esm', platform: 'neutral', glue: './receiver-web/mcp_task_core_receiver.js' },
+  { file: 'receiver-only.workerd.js', format: 'esm', platform: 'neutral', glue: './receiver-web/mcp_task_core_receiver.js' },
 ];
 
 for (const { file, format, platform, glue } of ENTRIES) {

@@ -2,8 +2,8 @@
 // JS and each type file has one source in pkg-template/:
 //   extras.js, node-random.js, engine.js, sdk.js, redis.js, storage.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
 //     transform; a sibling ES module './x.js' is required as its twin './x.cjs')
-//   index.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts, requestor.d.ts -> *.d.cts   (same declarations)
-//   node-cjs/snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
+//   index.d.ts, receiver-only.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts, requestor.d.ts -> *.d.cts   (same declarations)
+//   node-cjs/ and receiver-node-cjs/ snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
 //   JS snippets as ES modules even for --target nodejs, which `require`s them)
 //
 //   node scripts/cjs-copies.mjs PKG_DIR
@@ -44,11 +44,12 @@ function typesCopy(file) {
 toCommonJs('extras.js');
 toCommonJs('node-random.js');
 toCommonJs('engine.js');
-const snippets = path.join(dir, 'node-cjs', 'snippets');
-if (fs.existsSync(snippets)) {
+for (const glue of ['node-cjs', 'receiver-node-cjs']) {
+  const snippets = path.join(dir, glue, 'snippets');
+  if (!fs.existsSync(snippets)) continue;
   for (const file of fs.readdirSync(snippets, { recursive: true })) {
     if (String(file).endsWith('.js')) {
-      const rel = path.join('node-cjs', 'snippets', String(file));
+      const rel = path.join(glue, 'snippets', String(file));
       toCommonJs(rel, rel);
     }
   }
@@ -60,6 +61,7 @@ toCommonJs('server.js');
 toCommonJs('requestor.js');
 toCommonJs('task-client.js');
 typesCopy('index.d.ts');
+typesCopy('receiver-only.d.ts');
 typesCopy('sdk.d.ts');
 typesCopy('redis.d.ts');
 typesCopy('storage.d.ts');

@@ -30,9 +30,11 @@ done
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
-# The requestor-only build (`mcp-task-core/requestor`) has its own feature set.
-cargo check --no-default-features --features requestor --target wasm32-unknown-unknown
-cargo clippy --no-default-features --features requestor --target wasm32-unknown-unknown -- -D warnings
+# The requestor-only and receiver-only builds (`mcp-task-core/requestor`, `mcp-task-core/receiver`)
+# have their own feature sets.
+for role in requestor receiver; do
+  cargo clippy --no-default-features --features "$role" --target wasm32-unknown-unknown -- -D warnings
+done
 
 echo "== Rust tests"
 cargo test --all-targets

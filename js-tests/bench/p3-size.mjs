@@ -1,4 +1,6 @@
-// P3 — size: the .wasm every build loads, and the requestor-only one (`mcp-task-core/requestor`) (raw and gzip -9; brotli for reference) and the JS glue.
+// P3 — size: the receiver-only .wasm (`mcp-task-core/receiver`: servers and the adapters), the main
+// entry's (both roles), and the requestor-only one (`mcp-task-core/requestor`) (raw and gzip -9;
+// brotli for reference) and the JS glue.
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -17,6 +19,7 @@ function sizes(files) {
 /** Budget of the requestor-only .wasm, gzip -9: a browser client that only polls tasks. */
 export const REQUESTOR_BUDGET = 40 * 1024;
 const REQUESTOR_WASM = 'requestor-web/mcp_task_core_requestor_bg.wasm';
+const RECEIVER_WASM = 'receiver-web/mcp_task_core_receiver_bg.wasm';
 
 export function benchSize() {
   const wasm = sizes(['web/mcp_task_core_bg.wasm']);
@@ -36,6 +39,9 @@ export function benchSize() {
     requestorGlueWeb: fs.existsSync(path.join(PKG_DIR, REQUESTOR_WASM))
       ? sizes(['requestor-only.browser.js', 'requestor-web/mcp_task_core_requestor.js', 'requestor.js', 'task-client.js', 'extras.js'])
       : null,
+    // The receiver-only build (`mcp-task-core/receiver`, and the SDK / Durable Object adapters).
+    receiverWasm: sizes([RECEIVER_WASM]),
+    receiverGlueWeb: sizes(['receiver-only.browser.js', 'receiver-web/mcp_task_core_receiver.js', 'extras.js']),
     // The SDK adapter (mcp-task-core/sdk), on top of the above.
     sdkAdapter: fs.existsSync(path.join(PKG_DIR, 'sdk.js')) ? sizes(['sdk.js']) : null,
   };

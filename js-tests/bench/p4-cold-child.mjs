@@ -1,4 +1,6 @@
-// Child of P4 (Node cold start): node p4-cold-child.mjs empty|esm|cjs|phases
+// Child of P4 (Node cold start): node p4-cold-child.mjs empty|esm|cjs|receiver-esm|receiver-cjs|phases
+// esm / cjs: the main entry (both roles, the full .wasm); receiver-*: `mcp-task-core/receiver`
+// (the receiver-only .wasm: what a server and the SDK adapters load).
 // Imports nothing statically, so its first line runs as soon as the runtime is up. Prints one
 // JSON line: `start` = performance.now() at the first line (ms since the process's time
 // origin: the runtime's own start), `answered` = after the first handle() returned, and
@@ -8,17 +10,18 @@ const mode = process.argv[2];
 const pkg = process.env.BENCH_PKG_DIR;
 const MESSAGE = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}';
 let reply = 'none';
-if (mode === 'esm') {
-  const { TextTaskEngine } = await import(new URL(`file://${pkg}/index.node.mjs`).href);
+const ENTRIES = { esm: 'index.node.mjs', cjs: 'index.node.cjs', 'receiver-esm': 'receiver-only.node.mjs', 'receiver-cjs': 'receiver-only.node.cjs' };
+if (mode === 'esm' || mode === 'receiver-esm') {
+  const { TextTaskEngine } = await import(new URL(`file://${pkg}/${ENTRIES[mode]}`).href);
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
   reply = engine.handle(MESSAGE, 'session-1');
-} else if (mode === 'cjs') {
+} else if (mode === 'cjs' || mode === 'receiver-cjs') {
   const { createRequire } = await import('node:module');
-  const { TextTaskEngine } = createRequire(import.meta.url)(`${pkg}/index.node.cjs`);
+  const { TextTaskEngine } = createRequire(import.meta.url)(`${pkg}/${ENTRIES[mode]}`);
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
   reply = engine.handle(MESSAGE, 'session-1');
 } else if (mode === 'phases') {
-  // Where the ESM figure goes, step by step: the module loader's own first import (a module
+  // Where the receiver ESM figure goes, step by step: the module loader's own first import (a module
   // with no code), the wasm-bindgen glue (reads, validates and instantiates the .wasm), the
   // rest of the entry point (object-mode wrappers, TaskClient, random source), the
   // constructor, the first handle() (V8 compiles each wasm function on its first call),
@@ -26,9 +29,9 @@ if (mode === 'esm') {
   const marks = [performance.now()];
   await import('data:text/javascript,export default 0');
   marks.push(performance.now());
-  await import(new URL(`file://${pkg}/node-esm/mcp_task_core.js`).href);
+  await import(new URL(`file://${pkg}/receiver-node-esm/mcp_task_core_receiver.js`).href);
   marks.push(performance.now());
-  const { TextTaskEngine } = await import(new URL(`file://${pkg}/index.node.mjs`).href);
+  const { TextTaskEngine } = await import(new URL(`file://${pkg}/receiver-only.node.mjs`).href);
   marks.push(performance.now());
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
   marks.push(performance.now());

@@ -2,8 +2,9 @@
 // Node: fresh `node p4-cold-child.mjs MODE` processes, measured inside the child (see there);
 // the `empty` child gives the runtime's own start. Modes are interleaved; medians.
 // workerd (Miniflare): from `new Miniflare(...)` to the first answered request (dispatchFetch
-// resolved and its body read), for a Worker that imports mcp-task-core and answers one
-// tools/call, minus the same for an empty Worker (no package modules at all). Interleaved; medians.
+// resolved and its body read), for a Worker that imports mcp-task-core/receiver (or the main
+// entry, both roles) and answers one tools/call, minus the same for an empty Worker (no package
+// modules at all). Interleaved; medians.
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
 import { DEFAULT_COMPATIBILITY_DATE, startWorkerd } from '../helpers/workerd.mjs';
@@ -13,7 +14,7 @@ const MESSAGE = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":
 
 export async function benchColdNode({ runs = 15 } = {}) {
   const child = path.join(BENCH_DIR, 'p4-cold-child.mjs');
-  const modes = ['empty', 'esm', 'cjs', 'phases'];
+  const modes = ['empty', 'receiver-esm', 'receiver-cjs', 'esm', 'cjs', 'phases'];
   const samples = Object.fromEntries(modes.map((m) => [m, []]));
   const wall = Object.fromEntries(modes.map((m) => [m, []]));
   // One untimed round first (file cache).
@@ -39,22 +40,24 @@ export async function benchColdNode({ runs = 15 } = {}) {
   return out;
 }
 
-const OURS_WORKER = `
-import { TextTaskEngine } from 'mcp-task-core';
+const worker = (specifier) => `
+import { TextTaskEngine } from '${specifier}';
 export default {
   fetch() {
     const engine = new TextTaskEngine({ tools: { slow: 'required' } });
     return new Response(engine.handle(${JSON.stringify(MESSAGE)}, 'session-1'));
   },
 };`;
+/** The receiver-only build (what a task server loads), and the main entry (both roles). */
+const OURS_WORKERS = { receiver: worker('mcp-task-core/receiver'), full: worker('mcp-task-core') };
 const EMPTY_WORKER = `export default { fetch() { return new Response('{"jsonrpc":"2.0","id":1,"result":{}}'); } };`;
 
 async function timeWorker(kind) {
   const t = performance.now();
   let mf;
   let dispose;
-  if (kind === 'ours') {
-    ({ mf, dispose } = await startWorkerd({ script: OURS_WORKER, pkgDir: PKG_DIR }));
+  if (kind !== 'empty') {
+    ({ mf, dispose } = await startWorkerd({ script: OURS_WORKERS[kind], pkgDir: PKG_DIR }));
   } else {
     // The same Miniflare options as startWorkerd() builds, without the package's modules.
     mf = new Miniflare({
@@ -72,26 +75,17 @@ async function timeWorker(kind) {
   const body = await res.text();
   const ms = performance.now() - t;
   await dispose();
-  if (kind === 'ours' && !body.includes('"working"')) throw new Error(`workerd answered ${body}`);
+  if (kind !== 'empty' && !body.includes('"working"')) throw new Error(`workerd answered ${body}`);
   return ms;
 }
 
 export async function benchColdWorkerd({ runs = 7 } = {}) {
-  await timeWorker('empty');
-  await timeWorker('ours');
-  const s = { ours: [], empty: [] };
-  for (let r = 0; r < runs; r++) {
-    s.empty.push(await timeWorker('empty'));
-    s.ours.push(await timeWorker('ours'));
-  }
-  return {
-    runs,
-    oursMs: median(s.ours),
-    emptyMs: median(s.empty),
-    // Paired differences (each ours run against the empty run just before it), then the median.
-    deltaMs: median(s.ours.map((o, i) => o - s.empty[i])),
-    deltaQ1Ms: quantile(s.ours.map((o, i) => o - s.empty[i]), 0.25),
-    deltaQ3Ms: quantile(s.ours.map((o, i) => o - s.empty[i]), 0.75),
-    samples: s,
-  };
+  const kinds = ['empty', 'receiver', 'full'];
+  for (const k of kinds) await timeWorker(k);
+  const s = { empty: [], receiver: [], full: [] };
+  for (let r = 0; r < runs; r++) for (const k of kinds) s[k].push(await timeWorker(k));
+  // Paired differences (each run against the empty run of the same round), then the median.
+  const delta = (k) => s[k].map((o, i) => o - s.empty[i]);
+  const figures = (k) => ({ ms: median(s[k]), deltaMs: median(delta(k)), deltaQ1Ms: quantile(delta(k), 0.25), deltaQ3Ms: quantile(delta(k), 0.75) });
+  return { runs, emptyMs: median(s.empty), receiver: figures('receiver'), full: figures('full'), samples: s };
 }

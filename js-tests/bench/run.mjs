@@ -121,8 +121,12 @@ if ((only.has('P2') || only.has('P2E')) && pkgHasSdk()) {
 if (only.has('P3')) {
   const s = (raw.P3 = await step('P3 size', () => benchSize()));
   const budget = 64 * 1024;
-  row('P3', '.wasm gzip -9 (vs 64 KiB budget)', fmtBytes(s.wasm.gzip), fmtBytes(budget), x(s.wasm.gzip / budget), '≤ 1.0×', verdict(s.wasm.gzip <= budget));
-  row('P3', `  .wasm raw / brotli`, `${fmtBytes(s.wasm.raw)} / ${fmtBytes(s.wasm.brotli)}`, '—', '—', '—', 'info');
+  const rw = s.receiverWasm;
+  row('P3', 'receiver .wasm gzip -9 (vs 64 KiB budget)', fmtBytes(rw.gzip), fmtBytes(budget), x(rw.gzip / budget), '≤ 1.0×', verdict(rw.gzip <= budget));
+  row('P3', `  receiver .wasm raw / brotli`, `${fmtBytes(rw.raw)} / ${fmtBytes(rw.brotli)}`, '—', '—', '—', 'info');
+  row('P3', `  receiver JS glue web: raw / gzip`, `${fmtBytes(s.receiverGlueWeb.raw)} / ${fmtBytes(s.receiverGlueWeb.gzip)}`, '—', '—', '—', 'info');
+  row('P3', '  main entry .wasm (both roles) gzip -9', fmtBytes(s.wasm.gzip), fmtBytes(budget), x(s.wasm.gzip / budget), '—', 'info');
+  row('P3', `  main entry .wasm raw / brotli`, `${fmtBytes(s.wasm.raw)} / ${fmtBytes(s.wasm.brotli)}`, '—', '—', '—', 'info');
   if (s.requestorWasm) {
     const r = s.requestorWasm;
     row('P3', 'requestor-only .wasm gzip -9 (vs 40 KiB)', fmtBytes(r.gzip), fmtBytes(REQUESTOR_BUDGET), x(r.gzip / REQUESTOR_BUDGET), '≤ 1.0×', verdict(r.gzip <= REQUESTOR_BUDGET));
@@ -138,15 +142,20 @@ if (only.has('P3')) {
 if (only.has('P4')) {
   const n = (raw.P4node = await step('P4 cold start (Node)', () => benchColdNode({ runs: quick ? 3 : 15 })));
   const budget = 5;
-  row('P4', 'Node ESM: import → first answer (vs 5 ms)', `${n.esm.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.esm.deltaMs / budget), '≤ 1.0×', verdict(n.esm.deltaMs <= budget));
-  row('P4', '  Node CJS: require → first answer', `${n.cjs.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.cjs.deltaMs / budget), '≤ 1.0×', 'info');
+  const re = n['receiver-esm'];
+  row('P4', 'Node ESM receiver: import → first answer (vs 5 ms)', `${re.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(re.deltaMs / budget), '≤ 1.0×', verdict(re.deltaMs <= budget));
+  row('P4', '  Node CJS receiver: require → first answer', `${n['receiver-cjs'].deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n['receiver-cjs'].deltaMs / budget), '≤ 1.0×', 'info');
+  row('P4', '  Node ESM main entry (both roles): import → answer', `${n.esm.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.esm.deltaMs / budget), '≤ 1.0×', 'info');
+  row('P4', '  Node CJS main entry (both roles): require → answer', `${n.cjs.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.cjs.deltaMs / budget), '≤ 1.0×', 'info');
   const ph = n.phases;
-  row('P4', '  Node ESM phases: loader / wasm glue / entry rest', `${ph.loader.toFixed(1)} / ${ph.wasmGlue.toFixed(1)} / ${ph.entryRest.toFixed(1)} ms`, 'glue = read + validate + instantiate', '', '—', 'info');
-  row('P4', '  Node ESM phases: new / 1st handle / 2nd handle', `${ph.construct.toFixed(2)} / ${ph.firstHandle.toFixed(2)} / ${ph.secondHandle.toFixed(2)} ms`, '1st = lazy compile', '', '—', 'info');
-  row('P4', '  Node spawn → exit (parent clock)', `${n.esm.spawnToExitMs.toFixed(1)} ms`, `${n.empty.spawnToExitMs.toFixed(1)} ms empty`, x(n.esm.spawnToExitMs / n.empty.spawnToExitMs), '—', 'info');
+  row('P4', '  receiver ESM phases: loader / wasm glue / entry rest', `${ph.loader.toFixed(1)} / ${ph.wasmGlue.toFixed(1)} / ${ph.entryRest.toFixed(1)} ms`, 'glue = read + validate + instantiate', '', '—', 'info');
+  row('P4', '  receiver ESM phases: new / 1st handle / 2nd handle', `${ph.construct.toFixed(2)} / ${ph.firstHandle.toFixed(2)} / ${ph.secondHandle.toFixed(2)} ms`, '1st = lazy compile', '', '—', 'info');
+  row('P4', '  Node spawn → exit, receiver (parent clock)', `${re.spawnToExitMs.toFixed(1)} ms`, `${n.empty.spawnToExitMs.toFixed(1)} ms empty`, x(re.spawnToExitMs / n.empty.spawnToExitMs), '—', 'info');
   try {
     const w = (raw.P4workerd = await step('P4 cold start (workerd)', () => benchColdWorkerd({ runs: quick ? 2 : 16 })));
-    row('P4', 'workerd: start → first answer, minus empty', `${w.deltaMs.toFixed(1)} ms (IQR ${w.deltaQ1Ms.toFixed(0)}–${w.deltaQ3Ms.toFixed(0)})`, `${w.emptyMs.toFixed(0)} ms empty`, x(w.deltaMs / budget), '≤ 1.0×', verdict(w.deltaMs <= budget));
+    const iqr = (f) => `${f.deltaMs.toFixed(1)} ms (IQR ${f.deltaQ1Ms.toFixed(0)}–${f.deltaQ3Ms.toFixed(0)})`;
+    row('P4', 'workerd receiver: start → answer, minus empty', iqr(w.receiver), `${w.emptyMs.toFixed(0)} ms empty`, x(w.receiver.deltaMs / budget), '≤ 1.0×', verdict(w.receiver.deltaMs <= budget));
+    row('P4', '  workerd main entry (both roles), minus empty', iqr(w.full), `${w.emptyMs.toFixed(0)} ms empty`, x(w.full.deltaMs / budget), '≤ 1.0×', 'info');
   } catch (err) {
     raw.P4workerd = { error: String(err && err.stack) };
     row('P4', 'workerd cold start', `failed: ${String(err && err.message).split('\n')[0].slice(0, 40)}`, '', '', '', 'skip');

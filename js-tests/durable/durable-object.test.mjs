@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Miniflare } from 'miniflare';
 import { installPackage } from '../helpers/package.mjs';
-import { collectModules, DEFAULT_COMPATIBILITY_DATE } from '../helpers/workerd.mjs';
+import { collectModules, DEFAULT_COMPATIBILITY_DATE, uniqueModules } from '../helpers/workerd.mjs';
 import { sleep, until } from './lib.mjs';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'do-worker.mjs');
@@ -42,9 +42,18 @@ async function startMiniflare() {
       path: path.join(root, 'mcp-task-core/durable-object'),
       contents: `export * from '../${path.relative(root, exported('./durable-object', 'workerd'))}';\n`,
     },
-    // The two entries and every module they import relatively (the wasm as CompiledWasm).
-    ...collectModules(exported('./durable-object', 'workerd'), root),
-    ...collectModules(exported('.', 'workerd'), root),
+    // The adapter imports the receiver-only entry.
+    {
+      type: 'ESModule',
+      path: path.join(root, 'mcp-task-core/receiver'),
+      contents: `export * from '../${path.relative(root, exported('./receiver', 'workerd'))}';\n`,
+    },
+    // The entries and every module they import relatively (the wasm as CompiledWasm).
+    ...uniqueModules([
+      ...collectModules(exported('./durable-object', 'workerd'), root),
+      ...collectModules(exported('.', 'workerd'), root),
+      ...collectModules(exported('./receiver', 'workerd'), root),
+    ]),
   ];
   const mf = new Miniflare({
     host: '127.0.0.1',

@@ -8,8 +8,9 @@
 //
 // The script is an ES module Worker (modules: true). The bare specifier 'mcp-task-core' is
 // served by an alias module that re-exports the file named by the package's
-// `exports["."].workerd` condition, so the exports map itself is under test. That file and
-// everything it imports relatively are added as modules: *.js as ESModule, *.wasm as
+// `exports["."].workerd` condition, so the exports map itself is under test; likewise
+// 'mcp-task-core/receiver' (`exports["./receiver"].workerd`). Each entry the Worker names, and
+// everything it imports relatively, is added as modules: *.js as ESModule, *.wasm as
 // CompiledWasm (what wrangler does with `import m from './x.wasm'`).
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,12 +24,12 @@ export const DEFAULT_COMPATIBILITY_DATE = '2026-04-01';
 
 const IMPORT_RE = /(?:\bimport|\bexport)\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"](\.{1,2}\/[^'"]+)['"]/g;
 
-/** Resolve the `workerd` condition of exports["."] in pkgDir/package.json to an absolute path. */
-export function resolveWorkerdEntry(pkgDir = DEFAULT_PKG_DIR) {
+/** Resolve the `workerd` condition of exports[subpath] in pkgDir/package.json to an absolute path. */
+export function resolveWorkerdEntry(pkgDir = DEFAULT_PKG_DIR, subpath = '.') {
   const pkg = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
-  let rel = pkg.exports?.['.']?.workerd;
+  let rel = pkg.exports?.[subpath]?.workerd;
   while (rel && typeof rel === 'object') rel = rel.import ?? rel.default;
-  if (!rel) throw new Error(`${pkg.name}: no exports["."].workerd entry in ${pkgDir}/package.json`);
+  if (!rel) throw new Error(`${pkg.name}: no exports["${subpath}"].workerd entry in ${pkgDir}/package.json`);
   return { name: pkg.name, entry: path.resolve(pkgDir, rel) };
 }
 
@@ -52,6 +53,11 @@ export function collectModules(entry, modulesRoot) {
   return [...seen.values()];
 }
 
+/** Modules listed once each (two entries share the package's own modules). */
+export function uniqueModules(modules) {
+  return [...new Map(modules.map((m) => [m.path, m])).values()];
+}
+
 /**
  * Start Miniflare on 127.0.0.1 (random port) with `script` as the Worker's main module.
  * @param {object} opts
@@ -72,26 +78,33 @@ export async function startWorkerd({
   if (typeof script !== 'string') throw new TypeError('startWorkerd: opts.script (string) is required');
   const { name, entry } = resolveWorkerdEntry(pkgDir);
   // Module names are paths relative to modulesRoot: the package's own files keep their
-  // relative names, the Worker and the bare-name alias sit beside them.
+  // relative names, the Worker and the bare-name aliases sit beside them.
   const modulesRoot = pkgDir;
   const worker = path.join(modulesRoot, '__test_worker__.mjs');
-  const alias = path.join(modulesRoot, name);
-  const relEntry = './' + path.relative(modulesRoot, entry).split(path.sep).join('/');
   // The Worker's own relative imports (e.g. the package's sdk.js importing './storage.js').
   const scriptImports = [...script.matchAll(IMPORT_RE)].flatMap((m) => collectModules(path.resolve(modulesRoot, m[1]), modulesRoot));
-  const packageModules = collectModules(entry, modulesRoot);
+  // The bare specifiers the Worker uses: 'mcp-task-core' (the full build) and
+  // 'mcp-task-core/receiver' (the receiver-only build, which the adapters import). Only those
+  // are added: workerd compiles every .wasm module it is given, used or not.
+  const sources = [script, ...scriptImports.map((m) => (typeof m.contents === 'string' ? m.contents : ''))].join('\n');
+  const aliases = [];
+  const packageModules = [];
+  for (const [subpath, file] of [['.', entry], ['./receiver', null]]) {
+    const specifier = subpath === '.' ? name : `${name}/${subpath.slice(2)}`;
+    if (!new RegExp(`['"]${specifier}['"]`).test(sources)) continue;
+    const target = file ?? resolveWorkerdEntry(pkgDir, subpath).entry;
+    const aliasPath = path.join(modulesRoot, specifier);
+    const rel = path.relative(path.dirname(aliasPath), target).split(path.sep).join('/');
+    aliases.push({ type: 'ESModule', path: aliasPath, contents: `export * from ${JSON.stringify(rel.startsWith('.') ? rel : `./${rel}`)};\n` });
+    packageModules.push(...collectModules(target, modulesRoot));
+  }
   const mf = new Miniflare({
     host: '127.0.0.1',
     port: 0,
     compatibilityDate,
     compatibilityFlags,
     modulesRoot,
-    modules: [
-      { type: 'ESModule', path: worker, contents: script },
-      { type: 'ESModule', path: alias, contents: `export * from ${JSON.stringify(relEntry)};\n` },
-      ...packageModules,
-      ...scriptImports.filter((m) => !packageModules.some((p) => p.path === m.path)),
-    ],
+    modules: uniqueModules([{ type: 'ESModule', path: worker, contents: script }, ...aliases, ...packageModules, ...scriptImports]),
     ...miniflare,
   });
   let url;

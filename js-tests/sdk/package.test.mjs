@@ -44,8 +44,8 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
   requires.sort();
-  assert.deepEqual(imports, ['mcp-task-core', './storage.js']);
-  assert.deepEqual(requires, ['./storage.cjs', 'mcp-task-core']);
+  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js']);
+  assert.deepEqual(requires, ['./storage.cjs', 'mcp-task-core/receiver']);
   // The storage loop (mcp-task-core/storage) loads nothing at all.
   for (const file of ['storage.js', 'storage.cjs']) {
     assert.doesNotMatch(code(source(file).src), /^\s*import\b|\brequire\(/m, `${file} imports nothing`);
@@ -230,15 +230,17 @@ const EXPECTED_RUNTIME = {
   allSessions: ['failed', true],
 };
 
-test('headless Chromium: the browser build, initialised lazily by the store', { timeout: 120_000 }, async () => {
-  const page = `<!doctype html><script type="importmap">{"imports":{"mcp-task-core":"/pkg/index.browser.js"}}</script>
+test('headless Chromium: the receiver-only browser build, initialised lazily by the store', { timeout: 120_000 }, async () => {
+  const page = `<!doctype html><script type="importmap">{"imports":{"mcp-task-core/receiver":"/pkg/receiver-only.browser.js"}}</script>
 <script type="module">
 import { WasmTaskStore, WasmTaskMessageQueue } from '/pkg/sdk.js';
 ${RUNTIME_EXERCISE}
 exercise(WasmTaskStore, WasmTaskMessageQueue).then((r) => { window.__result = r; }, (e) => { window.__result = { error: String(e && e.stack || e) }; });
 </script>`;
+  const wasmFetched = [];
   const result = await withChromium(
     async (p, baseUrl) => {
+      p.on('request', (r) => r.url().endsWith('.wasm') && wasmFetched.push(new URL(r.url()).pathname));
       await p.goto(`${baseUrl}/t.html`);
       await p.waitForFunction(() => window.__result !== undefined);
       return p.evaluate(() => window.__result);
@@ -246,10 +248,12 @@ exercise(WasmTaskStore, WasmTaskMessageQueue).then((r) => { window.__result = r;
     { files: { '/t.html': page }, mounts: { '/pkg/': installed } },
   );
   assert.deepEqual(result, EXPECTED_RUNTIME);
+  // The store needs only the engine: the page loads the receiver-only .wasm and nothing else.
+  assert.deepEqual(wasmFetched, ['/pkg/receiver-web/mcp_task_core_receiver_bg.wasm']);
 });
 
 test('workerd: the same code in a Worker (engine via the "workerd" build)', { timeout: 120_000 }, async () => {
-  // sdk.js imports 'mcp-task-core', which the helper maps to the package's workerd entry.
+  // sdk.js imports 'mcp-task-core/receiver', which the helper maps to the package's workerd receiver entry.
   const sdkSource = fs.readFileSync(path.join(installed, 'sdk.js'), 'utf8').replace(/^export \{[^}]*\};\s*$/m, '');
   const script = `${sdkSource}
 ${RUNTIME_EXERCISE}
