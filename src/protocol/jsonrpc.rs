@@ -108,10 +108,8 @@ pub(crate) fn nesting_depth(text: &str) -> usize {
 
 /// A JSON string value, borrowed when it has no escapes.
 pub(crate) fn as_str(raw: &RawValue) -> Option<Cow<'_, str>> {
-    if let Ok(s) = serde_json::from_str::<&str>(raw.get()) {
-        return Some(Cow::Borrowed(s));
-    }
-    serde_json::from_str::<String>(raw.get()).ok().map(Cow::Owned)
+    // A `RawValue` is valid JSON: a string is its quoted text.
+    string_value(raw.get())
 }
 
 /// The first non-whitespace byte of a JSON text.
@@ -123,7 +121,14 @@ pub(crate) fn first_byte(raw: &str) -> Option<u8> {
 fn is_request_id(raw: &RawValue) -> bool {
     match first_byte(raw.get()) {
         Some(b'"') => true,
-        Some(b'-' | b'0'..=b'9') => serde_json::from_str::<i64>(raw.get()).is_ok() || serde_json::from_str::<u64>(raw.get()).is_ok(),
+        Some(b'-' | b'0'..=b'9') => {
+            let text = raw.get();
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            // Up to 18 digits always fit an i64: no parse needed for the common ids.
+            (digits.len() <= 18 && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+                || serde_json::from_str::<i64>(text).is_ok()
+                || serde_json::from_str::<u64>(text).is_ok()
+        }
         _ => false,
     }
 }
