@@ -178,6 +178,23 @@ test('string arguments of every length and script cross exactly (handle, complet
   stillWorks(e);
 });
 
+test('outputs drained late carry the texts of their own call', () => {
+  const e = engine();
+  const call = (id, note, context) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { note }, task: {} } });
+  // Three requests in two sessions, then a complete, before anything is drained.
+  const sent = [call(1, 'first', 'alice'), call(2, 'second', 'bob'), call(3, 'third ✓', 'alice')];
+  const contexts = ['alice', 'bob', 'alice'];
+  const ids = sent.map((text, i) => JSON.parse(e.engine.handle(text, contexts[i])).result.task.taskId);
+  e.engine.complete(ids[1], JSON.stringify({ content: [] }));
+  const outputs = e.drain();
+  const executes = outputs.filter((o) => o.kind === 'execute');
+  assert.deepEqual(executes.map((o) => [o.taskId, o.context, o.method, o.request]), sent.map((text, i) => [ids[i], contexts[i], 'tools/call', text]));
+  const status = outputs.find((o) => o.kind === 'send');
+  assert.equal(status.context, 'bob');
+  assert.equal(JSON.parse(status.message).params.taskId, ids[1]);
+});
+
 test('an 8 MB message is refused with -32600; a large result is refused with limit_exceeded', () => {
   const e = engine();
   const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { blob: 'x'.repeat(8 << 20) }, task: {} } });

@@ -49,7 +49,8 @@ impl<'a> RequestMeta<'a> {
         let mut out = RequestMeta::default();
         let Some(params) = params.filter(|p| first_byte(p.get()) == Some(b'{')) else { return out };
         // No `_` and no escape: no `_meta` key (most requests of the older dialect); skip the scan.
-        if !params.get().bytes().any(|b| b == b'_' || b == b'\\') {
+        let bytes = params.get().as_bytes();
+        if !bytes.contains(&b'_') && !bytes.contains(&b'\\') {
             return out;
         }
         let Some([Some(meta)]) = member_values(params.get(), ["_meta"]) else { return out };
