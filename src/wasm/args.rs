@@ -86,14 +86,12 @@ pub(super) enum ArgError {
 /// The reused buffer: always fully initialised (its length is its room), filled from the front.
 pub(super) struct ArgBuffer {
     bytes: Vec<u8>,
-    /// Counts the calls whose arguments the buffer took: which call's bytes it holds.
-    calls: u64,
 }
 
 impl Default for ArgBuffer {
     fn default() -> Self {
         set_arg_memory(&wasm_bindgen::memory());
-        ArgBuffer { bytes: vec![0; START_BYTES], calls: 0 }
+        ArgBuffer { bytes: vec![0; START_BYTES] }
     }
 }
 
@@ -102,7 +100,6 @@ impl ArgBuffer {
     /// `undefined`: `None`); they stay readable with [`text`](Self::text) until
     /// the next call.
     pub fn pair(&mut self, first: &JsValue, second: &JsValue) -> Result<(Range<usize>, Option<Range<usize>>), ArgError> {
-        self.calls += 1;
         if self.bytes.len() > KEPT_BYTES {
             self.bytes = vec![0; START_BYTES];
         }
@@ -142,14 +139,9 @@ impl ArgBuffer {
         Ok((0..first_len, Some(first_len..first_len + second_len)))
     }
 
-    /// Which call's arguments the buffer holds (see [`text`](Self::text)).
-    pub fn call(&self) -> u64 {
-        self.calls
-    }
-
     /// An argument of the last call. The encoder writes only valid UTF-8, so
     /// the check never fails; it keeps this free of `unsafe`.
     pub fn text(&self, range: Range<usize>) -> &str {
-        self.bytes.get(range).and_then(|b| std::str::from_utf8(b).ok()).unwrap_or_default()
+        std::str::from_utf8(&self.bytes[range]).unwrap_or_default()
     }
 }

@@ -166,7 +166,6 @@ pub struct TaskEngine {
     engine: Engine,
     clock: JsClock,
     args: args::ArgBuffer,
-    echo: outputs::Echo,
 }
 
 #[cfg(feature = "receiver")]
@@ -212,7 +211,7 @@ impl TaskEngine {
         for (name, support) in parsed.tools {
             engine.register_tool(&name, support);
         }
-        Ok(TaskEngine { engine, clock, args: args::ArgBuffer::default(), echo: outputs::Echo::default() })
+        Ok(TaskEngine { engine, clock, args: args::ArgBuffer::default() })
     }
 
     /// One JSON-RPC message from the peer in; the immediate response out, or
@@ -224,20 +223,15 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "HandleOptions")] inbound: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (message_at, context_at) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
+        let (message, context) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
         let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
             true => (None, None),
             false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
         };
         self.clock.read()?;
-        let (text, context_text) = (self.args.text(message_at.clone()), context_at.map(|c| self.args.text(c)));
-        self.echo.context_in(context_text, &context);
-        let queued = self.engine.pending_outputs();
-        let reply = self.engine.handle_inbound(text, &crate::Inbound { context: context_text, dialect, mcp_name: mcp_name.as_deref() });
-        if self.engine.pending_outputs() > queued {
-            self.echo.message_in(self.args.call(), message_at, text, &message);
-        }
-        Ok(opt_str(reply))
+        let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
+        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref() };
+        Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
     }
 
     /// Turns a forwarded 2026-07-28 `tools/call` into a task: returns the
@@ -335,9 +329,7 @@ impl TaskEngine {
     pub fn poll_output(&mut self) -> JsValue {
         let Some(out) = self.engine.poll_output() else { return JsValue::NULL };
         match out {
-            Output::Send(t) => {
-                outputs::send_output(&self.echo.context(t.context.as_deref()), t.in_reply_to.as_ref().map(|id| id.as_str()), &t.message)
-            }
+            Output::Send(t) => outputs::send_output(t.context.as_deref(), t.in_reply_to.as_ref().map(|id| id.as_str()), &t.message),
             Output::Persist(p) => {
                 let obj = Object::new();
                 set(&obj, "kind", "persist");
@@ -349,13 +341,10 @@ impl TaskEngine {
                 obj.into()
             }
             Output::Event(Event::Execute { task_id, context, kind, request }) => {
-                let (context, method) = (self.echo.context(context.as_deref()), self.echo.method(kind.method().unwrap_or("other")));
-                outputs::execute_output(&task_id, &context, &method, &self.echo.message(&self.args, &request))
+                outputs::execute_output(&task_id, context.as_deref(), kind.method().unwrap_or("other"), &request)
             }
             Output::Event(Event::Forward { context, message }) => outputs::forward_output(context.as_deref(), &message),
-            Output::Event(Event::Cancelled { task_id, context }) => {
-                outputs::cancelled_output(&task_id, &self.echo.context(context.as_deref()))
-            }
+            Output::Event(Event::Cancelled { task_id, context }) => outputs::cancelled_output(&task_id, context.as_deref()),
             Output::Event(Event::Expired { task_id, context, was_terminal }) => {
                 outputs::expired_output(&task_id, context.as_deref(), was_terminal)
             }
