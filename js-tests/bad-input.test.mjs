@@ -157,6 +157,44 @@ test('wrong argument types throw TypeError (code "invalid_argument"), never a wa
   stillWorks(e);
 });
 
+test('string arguments of every length and script cross exactly (handle, complete)', () => {
+  const e = engine();
+  // Short and long, ASCII and not, and a context of 2 MiB (past what one answer of the argument copy can carry).
+  const contexts = ['a', 'ü-session', '会话-1', 'x'.repeat(100), `ctx-${'é'.repeat(40)}`, '🙂'.repeat(3), 'c'.repeat((2 << 20) + 5)];
+  for (const [i, context] of contexts.entries()) {
+    const taskId = e.result('tools/call', { name: 'slow', arguments: { note: `✓ ${i}` }, task: {} }, context).task.taskId;
+    const [execute] = e.drain();
+    assert.equal(execute.context, context);
+    assert.equal(JSON.parse(execute.request).params.arguments.note, `✓ ${i}`);
+    // Grows the reused copy past what it keeps between calls, then a short one again.
+    const text = `résultat ${i} 🙂 ${'x'.repeat(i % 2 ? 70_000 : 10)}`;
+    e.engine.complete(taskId, JSON.stringify({ content: [{ type: 'text', text }] }));
+    e.drain();
+    assert.equal(e.result('tasks/result', { taskId }, context).content[0].text, text);
+    assert.equal(e.request('tasks/get', { taskId }, `${context}!`).error.code, -32602);
+  }
+  assertEngineError(() => e.engine.complete('t', null), 'invalid_argument', { type: TypeError });
+  assertEngineError(() => e.engine.complete('t', undefined), 'invalid_argument', { type: TypeError });
+  stillWorks(e);
+});
+
+test('outputs drained late carry the texts of their own call', () => {
+  const e = engine();
+  const call = (id, note, context) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow', arguments: { note }, task: {} } });
+  // Three requests in two sessions, then a complete, before anything is drained.
+  const sent = [call(1, 'first', 'alice'), call(2, 'second', 'bob'), call(3, 'third ✓', 'alice')];
+  const contexts = ['alice', 'bob', 'alice'];
+  const ids = sent.map((text, i) => JSON.parse(e.engine.handle(text, contexts[i])).result.task.taskId);
+  e.engine.complete(ids[1], JSON.stringify({ content: [] }));
+  const outputs = e.drain();
+  const executes = outputs.filter((o) => o.kind === 'execute');
+  assert.deepEqual(executes.map((o) => [o.taskId, o.context, o.method, o.request]), sent.map((text, i) => [ids[i], contexts[i], 'tools/call', text]));
+  const status = outputs.find((o) => o.kind === 'send');
+  assert.equal(status.context, 'bob');
+  assert.equal(JSON.parse(status.message).params.taskId, ids[1]);
+});
+
 test('an 8 MB message is refused with -32600; a large result is refused with limit_exceeded', () => {
   const e = engine();
   const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: { blob: 'x'.repeat(8 << 20) }, task: {} } });

@@ -83,6 +83,19 @@ impl Engine {
     }
 
     pub(super) fn complete_with(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<crate::Task, HostError> {
+        self.complete_in_place(task_id, result_json, status)?;
+        self.live(task_id).map(TaskRecord::snapshot)
+    }
+
+    /// [`complete`](Self::complete) answering the task's 2025-11-25 JSON text
+    /// straight from the record (no [`crate::Task`] copied on the way).
+    #[cfg(target_arch = "wasm32")]
+    pub(crate) fn complete_json(&mut self, task_id: &str, result_json: &str) -> Result<String, HostError> {
+        self.complete_in_place(task_id, result_json, None)?;
+        self.live(task_id).map(|t| crate::protocol::legacy::task_json(t.view()))
+    }
+
+    fn complete_in_place(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<(), HostError> {
         let now = self.tick();
         let t = self.running(task_id)?;
         let (kind, dialect) = (t.kind, t.dialect);
@@ -122,7 +135,8 @@ impl Engine {
         let probe: ErrorProbe<'_> = serde_json::from_str(error_json).map_err(|_| bad())?;
         let code_ok = probe.code.is_some_and(|c| serde_json::from_str::<i64>(c.get()).is_ok());
         let Some(message) = probe.message.filter(|_| code_ok) else { return Err(bad()) };
-        self.finish(task_id, TaskStatus::Failed, Some(message), Outcome::Error(error_json.to_owned()), now)
+        self.finish(task_id, TaskStatus::Failed, Some(message), Outcome::Error(error_json.to_owned()), now)?;
+        self.live(task_id).map(TaskRecord::snapshot)
     }
 
     fn check_size(&mut self, json: &str, what: &str) -> Result<(), HostError> {
@@ -135,17 +149,10 @@ impl Engine {
         Ok(())
     }
 
-    fn finish(
-        &mut self,
-        task_id: &str,
-        status: TaskStatus,
-        message: Option<String>,
-        outcome: Outcome,
-        now: u64,
-    ) -> Result<crate::Task, HostError> {
+    fn finish(&mut self, task_id: &str, status: TaskStatus, message: Option<String>, outcome: Outcome, now: u64) -> Result<(), HostError> {
         self.move_task(task_id, status, Some(message), Some(outcome), now).map_err(|r| refusal(task_id, r))?;
         self.after_terminal(task_id);
-        self.live(task_id).map(TaskRecord::snapshot)
+        Ok(())
     }
 
     /// Notifies, answers every waiting `tasks/result` and drops side-channel state.
@@ -157,6 +164,9 @@ impl Engine {
     /// Answers every waiting `tasks/result` of a finished task and drops its side-channel state.
     pub(super) fn answer_waiters(&mut self, task_id: &str) {
         let waiters = self.channels.close(task_id);
+        if waiters.is_empty() {
+            return;
+        }
         if let Some(t) = self.table.get(task_id) {
             let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, payload_response(t, &w.id), w.id)).collect();
             for (context, response, id) in sends {

@@ -358,11 +358,12 @@ impl Engine {
         outcome: Option<Outcome>,
         now: u64,
     ) -> Result<(), MoveRefusal> {
-        let from = self.table.get(task_id).map_or(to, |t| t.status);
-        let t = self.table.move_to(task_id, to, message, outcome, now)?;
-        let context = t.context().map(str::to_owned);
+        // The look-ups the audit alone needs are made only with it on.
+        let from = if self.config.audit { self.table.get(task_id).map_or(to, |t| t.status) } else { to };
+        self.table.move_to(task_id, to, message, outcome, now)?;
         self.changed(task_id);
         if self.config.audit {
+            let context = self.table.get(task_id).and_then(|t| t.context().map(str::to_owned));
             let action = if to == TaskStatus::Cancelled { AuditAction::Cancelled { from } } else { AuditAction::Transitioned { from, to } };
             self.audit(action, Some(task_id), context.as_deref(), None);
         }

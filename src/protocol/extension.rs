@@ -48,6 +48,11 @@ impl<'a> RequestMeta<'a> {
         // A `RawValue` is valid JSON: the members are found by scanning, not parsed again.
         let mut out = RequestMeta::default();
         let Some(params) = params.filter(|p| first_byte(p.get()) == Some(b'{')) else { return out };
+        // No `_` and no escape: no `_meta` key (most requests of the older dialect); skip the scan.
+        let bytes = params.get().as_bytes();
+        if !bytes.contains(&b'_') && !bytes.contains(&b'\\') {
+            return out;
+        }
         let Some([Some(meta)]) = member_values(params.get(), ["_meta"]) else { return out };
         let Some([version, capabilities]) = member_values(meta, [PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META]) else { return out };
         out.protocol_version = version.and_then(string_value);

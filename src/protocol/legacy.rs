@@ -28,7 +28,9 @@ pub(crate) fn write_task(out: &mut String, t: TaskView<'_>) {
 }
 
 pub(crate) fn task_json(t: TaskView<'_>) -> String {
-    let mut out = String::with_capacity(224);
+    // Room for a task with a short status message and the response envelope
+    // `wrap_result` puts around it, so neither grows the buffer.
+    let mut out = String::with_capacity(320);
     write_task(&mut out, t);
     out
 }

@@ -176,17 +176,16 @@ impl TaskEngine {
         Ok(&mut self.engine)
     }
 
-    /// A string argument, copied into the reused buffer (see [`args`]).
-    fn text_arg(&mut self, value: &JsValue, name: &str) -> Result<std::ops::Range<usize>, JsValue> {
-        match self.args.push(value) {
-            Ok(Some(range)) => Ok(range),
-            _ => Err(type_error(name, "a string", value)),
-        }
-    }
-
-    /// A string, `null` or `undefined` argument, copied into the reused buffer.
-    fn opt_text_arg(&mut self, value: &JsValue, name: &str) -> Result<Option<std::ops::Range<usize>>, JsValue> {
-        self.args.push(value).map_err(|()| type_error(name, "a string, null or undefined", value))
+    /// Two string arguments (the second may be `null` or `undefined`), copied into the reused buffer (see [`args`]).
+    fn text_args(
+        &mut self,
+        first: (&JsValue, &str),
+        second: (&JsValue, &str, &str),
+    ) -> Result<(std::ops::Range<usize>, Option<std::ops::Range<usize>>), JsValue> {
+        self.args.pair(first.0, second.0).map_err(|refused| match refused {
+            args::ArgError::First => type_error(first.1, "a string", first.0),
+            args::ArgError::Second => type_error(second.1, second.2, second.0),
+        })
     }
 }
 
@@ -224,9 +223,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "HandleOptions")] inbound: JsValue,
     ) -> Result<JsValue, JsValue> {
-        self.args.clear();
-        let message = self.text_arg(&message, "message")?;
-        let context = self.opt_text_arg(&context, "context")?;
+        let (message, context) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
         let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
             true => (None, None),
             false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
@@ -435,10 +432,12 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
     ) -> Result<String, JsValue> {
-        self.args.clear();
-        let (task_id, result_json) = (self.text_arg(&task_id, "taskId")?, self.text_arg(&result_json, "resultJson")?);
+        let (task_id, result_json) = match self.text_args((&task_id, "taskId"), (&result_json, "resultJson", "a string"))? {
+            (task_id, Some(result_json)) => (task_id, result_json),
+            (_, None) => return Err(type_error("resultJson", "a string", &result_json)),
+        };
         self.clock.read()?;
-        self.engine.complete(self.args.text(task_id), self.args.text(result_json)).map(task_json).map_err(host_error)
+        self.engine.complete_json(self.args.text(task_id), self.args.text(result_json)).map_err(host_error)
     }
 
     /// Stores the underlying JSON-RPC error (object text); returns the task JSON.
