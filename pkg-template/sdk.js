@@ -810,9 +810,25 @@ class WasmTaskStore {
     const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
     const context = contextOf(sessionId);
     if (this.#loop === null) {
-      return this.#call((engine) => {
-        // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
-        const text = engineCall(() => engine.createTaskEntry(context, method, ttl, pollInterval));
+      const engine = this.#engine;
+      if (engine !== null) {
+        let record;
+        try {
+          // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
+          record = engine.createTaskEntry(context, method, ttl, pollInterval);
+        } catch (err) {
+          this.#settle(engine, false);
+          throw fromEngine(err);
+        }
+        this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
+        const entry = taskOfRecord(record);
+        // No deadline, or one no earlier than the armed timer's, leaves the next deadline as it is.
+        const armedAt = this.#timer === null ? null : this.#timerAt;
+        this.#settle(engine, entry.until !== null && (armedAt === null || armedAt < 0 || entry.until < armedAt));
+        return this.#keep(context, entry);
+      }
+      return this.#run((e) => {
+        const text = engineCall(() => e.createTaskEntry(context, method, ttl, pollInterval));
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
         return this.#remember(context, text);
       }, true);
