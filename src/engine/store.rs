@@ -233,7 +233,9 @@ impl Engine {
         use crate::protocol::jsonrpc::push_u64;
         let until = if self.config.store.is_some() { Some(now) } else { t.deadline() };
         let view = t.view();
-        let mut out = String::with_capacity(112 + view.id.len() + view.status_message.map_or(0, str::len));
+        // At least 256 bytes, as the JSON entry had: smaller records left wasm memory ~10 B
+        // per stored task larger (the allocator reuses the freed chunks less well).
+        let mut out = String::with_capacity(256.max(112 + view.id.len() + view.status_message.map_or(0, str::len)));
         for n in [until, view.ttl, view.poll_interval] {
             if let Some(n) = n {
                 push_u64(&mut out, n);
