@@ -728,22 +728,23 @@ export declare class TextTaskEngine {
   // The SDK store's hot calls (mcp-task-core/sdk): strings only, unchecked (anything else traps).
   /**
    * `storeTaskResult` with the outcome's JSON as UTF-8 bytes (`new TextEncoder().encode(json)`:
-   * copied into wasm memory at once); `isError`: a JSON-RPC error object.
+   * copied into wasm memory at once); `isError`: a JSON-RPC error object. Answers the task's
+   * record as `taskEntry` does.
    */
-  storeTaskResultUtf8(taskId: string, context: string | null | undefined, status: string, json: Uint8Array, isError: boolean): void;
+  storeTaskResultUtf8(taskId: string, context: string | null | undefined, status: string, json: Uint8Array, isError: boolean): string;
   /** `updateTaskStatus`, same rules. */
   setTaskStatus(taskId: string, context: string | null | undefined, status: string, message?: string | null): void;
   /** `getTaskResult` as one JSON text: `{"result": ...}` or `{"error": ...}`. */
   taskResultJson(taskId: string, context?: string | null): string;
-  /**
-   * For a host's read cache: `createTask` (no progress token) answering JSON text
-   * `{"validUntil": number | null, "task": {...}}`, as `taskEntry` does.
-   */
+  /** For a host's read cache: `createTask` (no progress token) answering the task's record, as `taskEntry` does. */
   createTaskEntry(context: string | null | undefined, method: string, ttl?: number | null, pollIntervalMs?: number | null): string;
   /**
-   * For a host's read cache: `{"validUntil": number | null, "task": {...}}` JSON text for a
-   * task `context` may see, or `null`. The task holds while the clock is before `validUntil`
-   * (epoch ms; `null`: no deadline) and no call changes it; in store mode `validUntil` is now.
+   * For a host's read cache: the record of a task `context` may see, or `null`: its wire
+   * `Task` fields as text separated by NUL (`validUntil`, `ttl`, `pollInterval` in decimal or
+   * empty for none; `status`, `createdAt`, `lastUpdatedAt`; the length of `taskId` in UTF-16
+   * units, `taskId`, then NUL and the status message if it has one). The task holds while the
+   * clock is before `validUntil` (epoch ms; empty: no deadline) and no call changes it; in
+   * store mode `validUntil` is now.
    */
   taskEntry(taskId: string, context?: string | null): string | null;
   /** Messages queued for every task. */

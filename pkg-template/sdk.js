@@ -326,6 +326,54 @@ const MAX_DELAY = 2_147_483_647;
 /** Default `readCacheSize`: about 300 bytes of JS heap per cached task at most. */
 const DEFAULT_READ_CACHE_SIZE = 32_768;
 
+/**
+ * A task record of the engine (TextTaskEngine.taskEntry: the wire Task's fields as text
+ * separated by NUL, see Engine::task_cache_entry) as `{ until, task }`: taken apart by hand,
+ * several times faster than JSON.parse. `until`: epoch ms (exclusive) or null for never.
+ * `knownId`, the caller's string of the task's ID, is used as it is: a slice of the record
+ * would be a V8 sliced string, which the read cache's Map compares more slowly.
+ * @param {string} record
+ * @param {string} [knownId]
+ * @returns {{ until: number | null, task: Task }}
+ */
+function taskOfRecord(record, knownId) {
+  let at = 0;
+  let end = record.indexOf('\0');
+  const until = end === at ? null : Number(record.slice(at, end));
+  at = end + 1;
+  end = record.indexOf('\0', at);
+  const ttl = end === at ? null : Number(record.slice(at, end));
+  at = end + 1;
+  end = record.indexOf('\0', at);
+  const pollInterval = end === at ? undefined : Number(record.slice(at, end));
+  at = end + 1;
+  end = record.indexOf('\0', at);
+  const status = /** @type {Task['status']} */ (record.slice(at, end));
+  at = end + 1;
+  end = record.indexOf('\0', at);
+  const createdAt = record.slice(at, end);
+  at = end + 1;
+  end = record.indexOf('\0', at);
+  const lastUpdatedAt = record.slice(at, end);
+  at = end + 1;
+  end = record.indexOf('\0', at);
+  const idEnd = end + 1 + Number(record.slice(at, end));
+  const taskId = knownId ?? record.slice(end + 1, idEnd);
+  // Members in the engine's wire order, each shape one literal (all members in the object).
+  /** @type {Task} */
+  let task;
+  if (idEnd < record.length) {
+    const statusMessage = record.slice(idEnd + 1);
+    task =
+      pollInterval === undefined
+        ? { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl }
+        : { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval };
+  } else {
+    task = pollInterval === undefined ? { taskId, status, createdAt, lastUpdatedAt, ttl } : { taskId, status, createdAt, lastUpdatedAt, ttl, pollInterval };
+  }
+  return { until, task };
+}
+
 
 /**
  * A `TaskStore` for `@modelcontextprotocol/sdk` 1.x on the mcp-task-core engine (one engine per
@@ -398,6 +446,13 @@ class WasmTaskStore {
   #cache = new Map();
   /** Most entries the read cache keeps (the oldest goes first); 0 turns it off. */
   #cacheLimit = DEFAULT_READ_CACHE_SIZE;
+  /**
+   * The record the last storeTaskResult answered, until the next getTask of that task takes
+   * it into the read cache (the SDK reads every task it writes right after writing it). One
+   * at most; every change to the task drops it, as it drops the task's cache entry.
+   * @type {{ taskId: string, context: string, record: string } | null}
+   */
+  #written = null;
 
   /** @param {WasmTaskStoreOptions} [options] */
   constructor(options = {}) {
@@ -535,23 +590,66 @@ class WasmTaskStore {
   }
 
   /**
-   * The task of an engine cache entry (`{ validUntil, task }` JSON text), kept in the read
-   * cache when it is on.
+   * The task of an engine task record (see taskOfRecord), kept in the read cache when it is on.
    * @param {string} context
-   * @param {string} text
+   * @param {string} record
+   * @param {string} [knownId] the task's ID, when the caller gave it
    * @returns {Task}
    */
-  #remember(context, text) {
-    const { validUntil, task } = JSON.parse(text);
+  #remember(context, record, knownId) {
+    return this.#keep(context, taskOfRecord(record, knownId));
+  }
+
+  /**
+   * `entry.task`, kept in the read cache when it is on (then a copy is returned).
+   * @param {string} context
+   * @param {{ until: number | null, task: Task }} entry
+   * @returns {Task}
+   */
+  #keep(context, { until, task }) {
     if (this.#cacheLimit > 0 && this.#loop === null) {
       if (this.#cache.size >= this.#cacheLimit) {
         const oldest = this.#cache.keys().next();
         if (!oldest.done) this.#cache.delete(oldest.value);
       }
-      this.#cache.set(task.taskId, { context, task, until: validUntil });
+      this.#cache.set(task.taskId, { context, task, until });
       return { ...task };
     }
     return task;
+  }
+
+  /**
+   * Drops what the read cache holds of task `taskId`: before any change to it.
+   * @param {unknown} taskId
+   */
+  #forget(taskId) {
+    this.#cache.delete(/** @type {string} */ (taskId));
+    if (this.#written !== null && this.#written.taskId === taskId) this.#written = null;
+  }
+
+  /**
+   * The task storeTaskResult just answered, if `taskId` of `context` is the one and its
+   * answer still holds; taken into the read cache.
+   * @param {string} taskId
+   * @param {string} context
+   * @returns {Task | null}
+   */
+  #takeWritten(taskId, context) {
+    const written = this.#written;
+    if (written === null || written.taskId !== taskId || written.context !== context) return null;
+    this.#written = null;
+    const entry = taskOfRecord(written.record, taskId);
+    const until = entry.until;
+    if (until !== null) {
+      let now;
+      try {
+        now = this.#now();
+      } catch {
+        return null; // the engine reports the clock's failure
+      }
+      if (!(now < until)) return null;
+    }
+    return this.#keep(context, entry);
   }
 
   /**
@@ -584,7 +682,7 @@ class WasmTaskStore {
 
   /** @param {{ taskId: string, context: string | null }} out */
   #tellExpired(out) {
-    this.#cache.delete(out.taskId);
+    this.#forget(out.taskId);
     const left = (this.#contexts.get(out.context) ?? 0) - 1;
     if (left > 0) this.#contexts.set(out.context, left);
     else this.#contexts.delete(out.context);
@@ -712,9 +810,25 @@ class WasmTaskStore {
     const method = request && typeof request.method === 'string' ? request.method : 'tools/call';
     const context = contextOf(sessionId);
     if (this.#loop === null) {
-      return this.#call((engine) => {
-        // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
-        const text = engineCall(() => engine.createTaskEntry(context, method, ttl, pollInterval));
+      const engine = this.#engine;
+      if (engine !== null) {
+        let record;
+        try {
+          // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
+          record = engine.createTaskEntry(context, method, ttl, pollInterval);
+        } catch (err) {
+          this.#settle(engine, false);
+          throw fromEngine(err);
+        }
+        this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
+        const entry = taskOfRecord(record);
+        // No deadline, or one no earlier than the armed timer's, leaves the next deadline as it is.
+        const armedAt = this.#timer === null ? null : this.#timerAt;
+        this.#settle(engine, entry.until !== null && (armedAt === null || armedAt < 0 || entry.until < armedAt));
+        return this.#keep(context, entry);
+      }
+      return this.#run((e) => {
+        const text = engineCall(() => e.createTaskEntry(context, method, ttl, pollInterval));
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
         return this.#remember(context, text);
       }, true);
@@ -737,11 +851,13 @@ class WasmTaskStore {
     if (typeof taskId === 'string' && this.#loop === null) {
       const hit = this.#cachedTask(taskId, context);
       if (hit !== null) return { ...hit };
+      const written = this.#takeWritten(taskId, context);
+      if (written !== null) return written;
       const engine = this.#engine;
       if (engine !== null) {
         try {
           const text = engine.taskEntry(taskId, context);
-          return text === null ? null : this.#remember(context, text);
+          return text === null ? null : this.#remember(context, text, taskId);
         } finally {
           this.#settle(engine, false);
         }
@@ -901,16 +1017,18 @@ class WasmTaskStore {
    * @param {string | null} context
    */
   #storeResult(engine, taskId, status, result, context) {
-    this.#cache.delete(taskId);
+    this.#forget(taskId);
     // An Error (or a jsonRpcErrorResult) is the JSON-RPC error the request failed with.
     const error = jsonRpcErrorIn(result);
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
     if (typeof taskId === 'string' && typeof status === 'string') {
+      let record;
       try {
-        engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null);
+        record = engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null);
       } catch (err) {
         throw fromEngine(err);
       }
+      if (this.#cacheLimit > 0 && this.#loop === null && typeof context === 'string') this.#written = { taskId, context, record };
       return;
     }
     // Anything else goes to the checked call, which names what is wrong.
@@ -951,7 +1069,7 @@ class WasmTaskStore {
    * @param {string | null} context
    */
   #update(engine, taskId, status, statusMessage, context) {
-    this.#cache.delete(taskId);
+    this.#forget(taskId);
     const message = statusMessage ? String(statusMessage) : null;
     try {
       if (typeof taskId === 'string' && typeof status === 'string') engine.setTaskStatus(taskId, context, status, message);
@@ -1094,6 +1212,7 @@ class WasmTaskStore {
     }
     this.#contexts.clear();
     this.#cache.clear();
+    this.#written = null;
     this.#engine = null;
     this.#loading = null;
     if (engine) {

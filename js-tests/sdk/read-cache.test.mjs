@@ -160,25 +160,80 @@ describe('read cache', () => {
     assert.throws(() => new WasmTaskStore({ readCacheSize: /** @type {any} */ ('big') }), TypeError);
   });
 
+  /** A task record (TextTaskEngine.taskEntry) taken apart by the spec of its format, independently of sdk.js. */
+  function decodeRecord(record) {
+    const parts = record.split('\0');
+    const [until, ttl, pollInterval, status, createdAt, lastUpdatedAt, idLength] = parts;
+    const rest = parts.slice(7).join('\0');
+    const taskId = rest.slice(0, Number(idLength));
+    const task = { taskId, status, createdAt, lastUpdatedAt, ttl: ttl === '' ? null : Number(ttl) };
+    if (pollInterval !== '') task.pollInterval = Number(pollInterval);
+    if (rest.length > taskId.length) task.statusMessage = rest.slice(taskId.length + 1);
+    return { validUntil: until === '' ? null : Number(until), task };
+  }
+
   test('the engine gives each answer’s validity: the expiry deadline, null without one, now in store mode', () => {
     const now = T0 + 5;
     const engine = new TextTaskEngine({ now: () => now, ttl: { allowUnlimited: true }, contextBinding: true });
-    const created = JSON.parse(engine.createTaskEntry('c', 'tools/call', 2000, undefined));
+    const created = decodeRecord(engine.createTaskEntry('c', 'tools/call', 2000, undefined));
     assert.equal(created.validUntil, now + 2000);
     assert.equal(created.task.ttl, 2000);
-    assert.deepEqual(JSON.parse(engine.taskEntry(created.task.taskId, 'c')), created);
+    assert.deepEqual(created.task, JSON.parse(engine.getTask(created.task.taskId, 'c')));
+    assert.deepEqual(decodeRecord(engine.taskEntry(created.task.taskId, 'c')), created);
     assert.equal(engine.taskEntry(created.task.taskId, 'other'), null);
-    const forever = JSON.parse(engine.createTaskEntry('c', 'tools/call', null, undefined));
+    const forever = decodeRecord(engine.createTaskEntry('c', 'tools/call', null, undefined));
     assert.equal(forever.validUntil, null);
-    const gone = JSON.parse(engine.createTaskEntry('c', 'tools/call', 0, undefined));
+    assert.equal(forever.task.ttl, null);
+    const gone = decodeRecord(engine.createTaskEntry('c', 'tools/call', 0, undefined));
     assert.equal(gone.validUntil, now, 'ttl 0: never reused');
     engine.free();
 
     const stored = new TextTaskEngine({ now: () => now, contextBinding: true, store: { instanceId: 'i1' } });
-    const entry = JSON.parse(stored.createTaskEntry('c', 'tools/call', 60_000, undefined));
+    const entry = decodeRecord(stored.createTaskEntry('c', 'tools/call', 60_000, undefined));
     assert.equal(entry.validUntil, now, 'store mode: other instances write, nothing is reused');
-    assert.equal(JSON.parse(stored.taskEntry(entry.task.taskId, 'c')).validUntil, now);
+    assert.equal(decodeRecord(stored.taskEntry(entry.task.taskId, 'c')).validUntil, now);
     stored.free();
+  });
+
+  test('records decode to the engine’s wire Task whatever the status message holds (NUL, emoji, empty)', async () => {
+    const { store, create } = setup({ allowUnlimitedTtl: true });
+    const view = store.allSessions(); // JSON from the engine: no record, no cache
+    for (const message of ['plain', 'a\0b\0', '🙂 ünï\u2028', '\0', '']) {
+      for (const params of [{ ttl: 60_000 }, { ttl: null }, { ttl: 5000, pollInterval: 250 }]) {
+        const t = await create(params);
+        assert.deepEqual(t, await view.getTask(t.taskId));
+        await store.updateTaskStatus(t.taskId, 'input_required', message, 'A');
+        const read = await store.getTask(t.taskId, 'A');
+        assert.deepEqual(read, await view.getTask(t.taskId));
+        assert.equal(read.statusMessage, message === '' ? undefined : message);
+        await store.storeTaskResult(t.taskId, 'failed', { content: [], isError: true }, 'A');
+        assert.deepEqual(await store.getTask(t.taskId, 'A'), await view.getTask(t.taskId), 'the record storeTaskResult answered');
+        assert.deepEqual(await store.getTask(t.taskId, 'A'), await view.getTask(t.taskId), 'the cached task');
+      }
+    }
+  });
+
+  test('the task storeTaskResult answered is served only to its session, only until its deadline, never after cleanup()', async () => {
+    const { clock, store, create } = setup();
+    const a = await create({ ttl: 1000 });
+    await store.storeTaskResult(a.taskId, 'completed', { content: [] }, 'A');
+    assert.equal(await store.getTask(a.taskId, 'B'), null, 'another session');
+    assert.equal(await store.getTask(a.taskId, undefined), null, 'no session');
+    assert.equal((await store.getTask(a.taskId, 'A')).status, 'completed');
+    const b = await create({ ttl: 1000 });
+    await store.storeTaskResult(b.taskId, 'completed', { content: [] }, 'A');
+    clock.advance(1000);
+    assert.equal(await store.getTask(b.taskId, 'A'), null, 'expired before it was read');
+    const c = await create({ ttl: 60_000 });
+    await store.storeTaskResult(c.taskId, 'completed', { content: [] }, 'A');
+    store.cleanup();
+    assert.equal(await store.getTask(c.taskId, 'A'), null, 'cleanup() drops it');
+    const d = await create({ ttl: 60_000 });
+    const e = await create({ ttl: 60_000 });
+    await store.storeTaskResult(d.taskId, 'completed', { content: [] }, 'A');
+    await store.storeTaskResult(e.taskId, 'failed', { content: [], isError: true }, 'A');
+    assert.equal((await store.getTask(d.taskId, 'A')).status, 'completed', 'an older answer is read from the engine');
+    assert.equal((await store.getTask(e.taskId, 'A')).status, 'failed');
   });
 
   test('shared storage: a second instance’s writes are seen by the first instance’s next read', async () => {

@@ -352,7 +352,12 @@ describe('TTL', () => {
       store.onTaskExpired((id) => expired.push(id));
       const ttls = [5000, 3000, 9000, 3000, 7000];
       const made = [];
-      for (let i = 0; i < 50; i++) made.push(await store.createTask({ ttl: ttls[i % ttls.length] }, i, REQ, `s${i % 7}`));
+      for (let i = 0; i < 50; i++) {
+        made.push(await store.createTask({ ttl: ttls[i % ttls.length] }, i, REQ, `s${i % 7}`));
+        const armed = [...timers.values()].map((t) => t.at - clock.now());
+        if (i === 0) assert.deepEqual(armed, [5000]);
+        if (i === 1) assert.deepEqual(armed, [3000], 'an earlier deadline re-arms the timer at once');
+      }
       assert.equal(timers.size, 1, 'one timer for 50 tasks');
       const [first] = timers.values();
       assert.equal(first.at, clock.now() + 3000);

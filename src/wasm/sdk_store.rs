@@ -151,8 +151,8 @@ impl TaskEngine {
 /// `mcp-task-core/sdk` calls them only with strings, and the checked calls above otherwise.
 #[wasm_bindgen(js_class = TextTaskEngine)]
 impl TaskEngine {
-    /// SDK store read cache: `createTask` without a progress token, answering
-    /// `{"validUntil": ms | null, "task": {...}}` (see `taskEntry`).
+    /// SDK store read cache: `createTask` without a progress token, answering the new
+    /// task's record (see `taskEntry`).
     #[wasm_bindgen(js_name = createTaskEntry)]
     pub fn create_task_entry(
         &mut self,
@@ -166,9 +166,10 @@ impl TaskEngine {
         self.engine()?.create_task_cache_entry(context.as_deref(), kind, ttl, poll_interval).map_err(super::host_error)
     }
 
-    /// SDK store read cache: `{"validUntil": ms | null, "task": {...}}` for a task of
-    /// `context`, or `null`. The answer holds while the clock is before `validUntil` (`null`:
-    /// always) and no call changes the task; in store mode it never does (`validUntil` is now).
+    /// SDK store read cache: the record of a task of `context` (see
+    /// `Engine::task_cache_entry`: its fields as text separated by NUL), or `null`. The answer
+    /// holds while the clock is before `validUntil` (empty: always) and no call changes the
+    /// task; in store mode it never does (`validUntil` is now).
     #[wasm_bindgen(js_name = taskEntry, unchecked_return_type = "string | null")]
     pub fn task_entry(&mut self, task_id: &str, context: Option<String>) -> Result<JsValue, JsValue> {
         Ok(self.engine()?.task_cache_entry(task_id, context.as_deref()).map_or(JsValue::NULL, JsValue::from))
@@ -182,6 +183,7 @@ impl TaskEngine {
 
     /// SDK store: `storeTaskResult` with the outcome as UTF-8 JSON (`TextEncoder`: copied
     /// into wasm memory in one go), the result or with `isError` the JSON-RPC error object.
+    /// Answers the task as it is now, as `taskEntry` would (the SDK reads it right after).
     #[wasm_bindgen(js_name = storeTaskResultUtf8)]
     pub fn store_task_result_utf8(
         &mut self,
@@ -190,10 +192,12 @@ impl TaskEngine {
         status: &str,
         json: Vec<u8>,
         is_error: bool,
-    ) -> Result<(), JsValue> {
+    ) -> Result<String, JsValue> {
         let json = String::from_utf8(json).map_err(|_| type_error_message("json must be UTF-8 text"))?;
         let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
-        self.engine()?.store_task_result(task_id, context.as_deref(), status, outcome).map_err(store_error)
+        let engine = self.engine()?;
+        engine.store_task_result(task_id, context.as_deref(), status, outcome).map_err(store_error)?;
+        Ok(engine.cache_entry_now(task_id).unwrap_or_default())
     }
 
     /// SDK store: `updateTaskStatus` (see the checked call of the same rules above).
