@@ -271,6 +271,20 @@ test('use after free() throws an Error, not a trap', () => {
   r.free();
   const err = assertEngineError(() => r.call('tools/call'), 'freed');
   assert.match(err.message, /TextTaskRequestor was freed/);
+  // Freed through Symbol.dispose (`using`), the same; a live engine beside it is untouched.
+  const other = new mod.TextTaskEngine({ tools: { slow: 'required' } });
+  if (Symbol.dispose) {
+    const disposed = new mod.TextTaskEngine();
+    disposed[Symbol.dispose]();
+    assertEngineError(() => disposed.pollOutput(), 'freed');
+    assertEngineError(() => disposed.nextDeadline(), 'freed');
+  }
+  assert.match(other.handle('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","task":{}}}', 'c'), /"working"/);
+  assert.equal(other.taskCount, 1);
+  // Freeing twice says so too.
+  other.free();
+  assertEngineError(() => other.free(), 'freed');
+  assertEngineError(() => other.taskCount, 'freed');
 });
 
 test('a clock or ID source that misbehaves does not break the engine', () => {

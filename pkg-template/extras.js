@@ -45,37 +45,52 @@ export function codedError(code, message) {
  * Makes every method of a generated class (TextTaskEngine, TaskRequestor) throw a clear error once
  * `free()` was called, instead of the bindings' "null pointer passed to rust". Called once per
  * class by each entry point.
+ *
+ * A freed object is moved onto a prototype whose methods and getters all throw `freed`; a live
+ * object keeps the generated methods as they are. (Wrapping each method instead put one shared
+ * wrapper in front of every call: V8 keeps one set of type feedback for all closures made at one
+ * site, so that call site saw every method and inlined none of them.)
  * @param {Function} cls
  */
 export function guardFreed(cls) {
   const proto = cls.prototype;
   if (proto.__mcpGuarded) return;
   const freed = () => codedError('freed', `This ${cls.name} was freed (free() was called): create a new one`);
+  const freedProto = Object.create(proto);
   for (const key of Object.getOwnPropertyNames(proto)) {
-    if (key === 'constructor' || key === 'free' || key === '__destroy_into_raw') continue;
+    if (key === 'constructor' || key === '__destroy_into_raw') continue;
     const d = Object.getOwnPropertyDescriptor(proto, key);
     if (typeof d.value === 'function') {
-      const f = d.value;
-      // Fixed arity (no rest arguments) where it fits: the hot path stays allocation-free.
-      d.value =
-        f.length <= 4
-          ? function (a, b, c, e) {
-              if (this.__wbg_ptr === 0) throw freed();
-              return f.call(this, a, b, c, e);
-            }
-          : function (...args) {
-              if (this.__wbg_ptr === 0) throw freed();
-              return f.apply(this, args);
-            };
-      Object.defineProperty(d.value, 'name', { value: key });
-    } else if (typeof d.get === 'function') {
-      const g = d.get;
-      d.get = function () {
-        if (this.__wbg_ptr === 0) throw freed();
-        return g.call(this);
+      const thrower = function () {
+        throw freed();
       };
-    } else continue;
-    Object.defineProperty(proto, key, d);
+      Object.defineProperty(thrower, 'name', { value: key });
+      Object.defineProperty(freedProto, key, { value: thrower, writable: true, configurable: true });
+    } else if (typeof d.get === 'function') {
+      Object.defineProperty(freedProto, key, {
+        get() {
+          throw freed();
+        },
+        configurable: true,
+      });
+    }
+  }
+  if (typeof Symbol.dispose === 'symbol' && typeof proto[Symbol.dispose] === 'function') {
+    Object.defineProperty(freedProto, Symbol.dispose, { value: freedProto.free, writable: true, configurable: true });
+  }
+  // free(), its Symbol.dispose alias and __destroy_into_raw (ownership moved into Rust) each
+  // leave the pointer at 0: the object then takes the freed prototype (where free() throws too).
+  const keys = ['free', '__destroy_into_raw', ...(typeof Symbol.dispose === 'symbol' ? [Symbol.dispose] : [])];
+  for (const key of keys) {
+    const f = proto[key];
+    if (typeof f !== 'function') continue;
+    const settle = function () {
+      const result = f.apply(this, arguments);
+      if (this.__wbg_ptr === 0 && Object.getPrototypeOf(this) !== freedProto) Object.setPrototypeOf(this, freedProto);
+      return result;
+    };
+    Object.defineProperty(settle, 'name', { value: typeof key === 'symbol' ? '[Symbol.dispose]' : key });
+    Object.defineProperty(proto, key, { value: settle, writable: true, configurable: true });
   }
   Object.defineProperty(proto, '__mcpGuarded', { value: true });
 }
