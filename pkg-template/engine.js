@@ -219,3 +219,32 @@ export function objectTaskEngine(Text) {
   }
   return TaskEngine;
 }
+
+/**
+ * A browser entry's engine exports over its wasm bindings (`raw`): used before `await init()`,
+ * each throws `not_initialized` (see wasmLoader) instead of the bindings' "Cannot read
+ * properties of undefined".
+ * @param {any} raw  the entry point's wasm bindings (wasm-bindgen `web` target)
+ * @param {{ assertLoaded(what: string): void }} loader
+ */
+export function browserEngine(raw, loader) {
+  class TextTaskEngine extends raw.TextTaskEngine {
+    constructor(options) {
+      loader.assertLoaded('new TextTaskEngine()');
+      super(options);
+    }
+  }
+  /** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
+  class TaskEngine extends objectTaskEngine(TextTaskEngine) {
+    constructor(options) {
+      loader.assertLoaded('new TaskEngine()');
+      super(options);
+    }
+  }
+  /** @param {((bytes: Uint8Array) => void) | undefined} fill */
+  function setRandomSource(fill) {
+    loader.assertLoaded('setRandomSource()');
+    raw.setRandomSource(fill);
+  }
+  return { TextTaskEngine, TaskEngine, setRandomSource };
+}

@@ -3,7 +3,7 @@
 // from next to ./web/mcp_task_core.js (import.meta.url); pass a URL, Response, bytes or a
 // WebAssembly.Module to load it some other way.
 import initWasm, * as raw from './web/mcp_task_core.js';
-import { objectTaskEngine } from './engine.js';
+import { browserEngine } from './engine.js';
 import { guardFreed, wasmLoader } from './extras.js';
 import { browserRequestor } from './requestor.js';
 
@@ -17,21 +17,7 @@ guardFreed(raw.TextTaskRequestor);
 
 // Used before `await init()`, the bindings would fail with "Cannot read properties of
 // undefined": these say what to do instead. (Local exports take precedence over `export *`.)
-export class TextTaskEngine extends raw.TextTaskEngine {
-  constructor(options) {
-    loader.assertLoaded('new TextTaskEngine()');
-    super(options);
-  }
-}
-
-/** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */
-export class TaskEngine extends objectTaskEngine(TextTaskEngine) {
-  constructor(options) {
-    loader.assertLoaded('new TaskEngine()');
-    super(options);
-  }
-}
-
+export const { TextTaskEngine, TaskEngine, setRandomSource } = browserEngine(raw, loader);
 export const { TextTaskRequestor, shouldAugment, TaskRequestor, TaskClient } = browserRequestor(raw, loader);
 
 /**
