@@ -734,8 +734,8 @@ export declare class TextTaskEngine {
   storeTaskResultUtf8(taskId: string, context: string | null | undefined, status: string, json: Uint8Array, isError: boolean): string;
   /** `updateTaskStatus`, same rules. */
   setTaskStatus(taskId: string, context: string | null | undefined, status: string, message?: string | null): void;
-  /** `getTaskResult` as one JSON text: `{"result": ...}` or `{"error": ...}`. */
-  taskResultJson(taskId: string, context?: string | null): string;
+  /** `getTaskResult`: the result's JSON text, or `{ error }` with the JSON-RPC error object's text. */
+  taskResultText(taskId: string, context?: string | null): string | { error: string };
   /** For a host's read cache: `createTask` (no progress token) answering the task's record, as `taskEntry` does. */
   createTaskEntry(context: string | null | undefined, method: string, ttl?: number | null, pollIntervalMs?: number | null): string;
   /**

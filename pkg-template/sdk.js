@@ -1049,15 +1049,14 @@ class WasmTaskStore {
       const e = JSON.parse(outcome.json);
       throw new JsonRpcError(e.code, e.message, e.data);
     }
-    let text;
+    let outcome;
     try {
-      text = engine.taskResultJson(taskId, context);
+      outcome = engine.taskResultText(taskId, context);
     } catch (err) {
       throw fromEngine(err);
     }
-    const outcome = JSON.parse(text);
-    if (!('error' in outcome)) return outcome.result;
-    const e = outcome.error;
+    if (typeof outcome === 'string') return JSON.parse(outcome);
+    const e = JSON.parse(outcome.error);
     throw new JsonRpcError(e.code, e.message, e.data);
   }
 

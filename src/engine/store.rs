@@ -439,23 +439,25 @@ impl Engine {
         }
     }
 
-    /// [`task_result`](Self::task_result) as one JSON text, `{"result": ...}` or
-    /// `{"error": ...}`, so a host parses it once.
-    pub fn task_result_json(&mut self, task_id: &str, context: Option<&str>) -> Result<String, StoreError> {
+    /// [`task_result`](Self::task_result) without the copy: the stored outcome,
+    /// borrowed, so a host hands its text to JavaScript straight from the engine.
+    ///
+    /// ```
+    /// use mcp_task_core::{Engine, Outcome, RequestKind, TtlRequest};
+    /// let mut engine = Engine::new(Default::default());
+    /// let task = engine.create_task(Some("alice"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    /// assert_eq!(engine.task_result_ref(&task.task_id, Some("alice")).unwrap_err().code, "no_result");
+    /// let result = Outcome::Result(r#"{"content":[]}"#.into());
+    /// engine.store_task_result(&task.task_id, Some("alice"), "completed", result.clone()).unwrap();
+    /// assert_eq!(engine.task_result_ref(&task.task_id, Some("alice")), Ok(&result));
+    /// assert_eq!(engine.task_result_ref(&task.task_id, Some("bob")).unwrap_err().code, "unknown_task");
+    /// ```
+    pub fn task_result_ref(&mut self, task_id: &str, context: Option<&str>) -> Result<&Outcome, StoreError> {
         let now = self.tick();
-        let outcome = match self.table.lookup(task_id, context, now) {
-            Lookup::Found(t) => t.outcome.as_ref().ok_or_else(|| StoreError::no_result(task_id, t.status))?,
-            _ => return Err(StoreError::not_found(task_id)),
-        };
-        let (key, json) = match outcome {
-            Outcome::Result(json) => ("{\"result\":", json),
-            Outcome::Error(json) => ("{\"error\":", json),
-        };
-        let mut out = String::with_capacity(key.len() + json.len() + 1);
-        out.push_str(key);
-        out.push_str(json);
-        out.push('}');
-        Ok(out)
+        match self.table.lookup(task_id, context, now) {
+            Lookup::Found(t) => t.outcome.as_ref().ok_or_else(|| StoreError::no_result(task_id, t.status)),
+            _ => Err(StoreError::not_found(task_id)),
+        }
     }
 
     // SDK 1.x `TaskMessageQueue` calls: host messages for a task's requestor, on

@@ -171,14 +171,37 @@ impl TaskEngine {
     /// holds while the clock is before `validUntil` (empty: always) and no call changes the
     /// task; in store mode it never does (`validUntil` is now).
     #[wasm_bindgen(js_name = taskEntry, unchecked_return_type = "string | null")]
-    pub fn task_entry(&mut self, task_id: &str, context: Option<String>) -> Result<JsValue, JsValue> {
-        Ok(self.engine()?.task_cache_entry(task_id, context.as_deref()).map_or(JsValue::NULL, JsValue::from))
+    pub fn task_entry(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (task_id, context) = self.text_args((&task_id, "taskId"), (&context, "context", "a string, null or undefined"))?;
+        self.clock.read()?;
+        let (task_id, context) = (self.args.text(task_id), context.map(|c| self.args.text(c)));
+        Ok(self.engine.task_cache_entry(task_id, context).map_or(JsValue::NULL, JsValue::from))
     }
 
-    /// SDK store: `getTaskResult` as one JSON text, `{"result": ...}` or `{"error": ...}`.
-    #[wasm_bindgen(js_name = taskResultJson)]
-    pub fn task_result_json(&mut self, task_id: &str, context: Option<String>) -> Result<String, JsValue> {
-        self.engine()?.task_result_json(task_id, context.as_deref()).map_err(store_error)
+    /// SDK store: `getTaskResult`: the stored result's JSON text, or `{ error }` with the
+    /// JSON-RPC error object's text for a task that failed with one. The text is read
+    /// straight from the engine's copy (no wrapper built, no second copy made).
+    #[wasm_bindgen(js_name = taskResultText, unchecked_return_type = "string | { error: string }")]
+    pub fn task_result_text(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let (task_id, context) = self.text_args((&task_id, "taskId"), (&context, "context", "a string, null or undefined"))?;
+        self.clock.read()?;
+        let (task_id, context) = (self.args.text(task_id), context.map(|c| self.args.text(c)));
+        match self.engine.task_result_ref(task_id, context).map_err(store_error)? {
+            Outcome::Result(json) => Ok(JsValue::from_str(json)),
+            Outcome::Error(json) => {
+                let failed = Object::new();
+                set(&failed, "error", json.as_str());
+                Ok(failed.into())
+            }
+        }
     }
 
     /// SDK store: `storeTaskResult` with the outcome as UTF-8 JSON (`TextEncoder`: copied
