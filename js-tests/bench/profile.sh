@@ -15,14 +15,14 @@ src_pkg="${BENCH_PKG_DIR:-$REPO_ROOT/target/bench-pkg}"
 [ -f "$src_pkg/package.json" ] || src_pkg="$REPO_ROOT/pkg"
 prof_pkg="$REPO_ROOT/target/bench-prof-pkg"
 out="$REPO_ROOT/target/bench-prof"
-wasm_in="$REPO_ROOT/target/wasm32-unknown-unknown/release/mcp_task_core.wasm"
+wasm_in="$REPO_ROOT/target/wasm32-unknown-unknown/bindgen-input/release.wasm"  # as build-pkg.sh hands it to wasm-bindgen
 [ -f "$wasm_in" ] || die "no $wasm_in: run scripts/bench.sh first"
 
 rm -rf "$prof_pkg" "$out"
 mkdir -p "$out"
 cp -R "$src_pkg" "$prof_pkg"
 tmp="$(mktemp -d)"
-wasm-bindgen "$wasm_in" --out-dir "$tmp" --target experimental-nodejs-module --out-name mcp_task_core --keep-debug
+wasm-bindgen "$wasm_in" --out-dir "$tmp" --target experimental-nodejs-module --out-name mcp_task_core --keep-debug 2> >(grep -v 'target_features. custom section is missing' >&2)
 "$JS_TESTS_DIR/node_modules/.bin/wasm-opt" "$tmp/mcp_task_core_bg.wasm" -o "$prof_pkg/node-esm/mcp_task_core_bg.wasm" -g \
   --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
   --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz --low-memory-unused

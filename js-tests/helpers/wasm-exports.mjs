@@ -1,0 +1,77 @@
+// The result count of every exported function of a .wasm, read from its type, import,
+// function and export sections (WebAssembly.Module.exports() names exports, not signatures).
+
+/** @param {Uint8Array} bytes @returns {Map<string, number>} export name -> number of results */
+export function exportResultCounts(bytes) {
+  let at = 8;
+  const u32 = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  const name = () => {
+    const length = u32();
+    const text = new TextDecoder().decode(bytes.subarray(at, at + length));
+    at += length;
+    return text;
+  };
+  /** Skips one value type (reference types with a heap type take more bytes). */
+  const valueType = () => {
+    const code = bytes[at++];
+    if (code === 0x63 || code === 0x64) u32();
+  };
+  const limits = () => {
+    const flags = bytes[at++];
+    u32();
+    if (flags & 1) u32();
+  };
+  const typeResults = [];
+  const functionTypes = []; // imported functions first, then the module's own
+  const exports = new Map();
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = u32();
+    const end = at + size;
+    if (id === 1) {
+      for (let n = u32(); n > 0; n--) {
+        if (bytes[at++] !== 0x60) throw new Error('only function types are expected');
+        for (let p = u32(); p > 0; p--) valueType();
+        const results = u32();
+        for (let r = 0; r < results; r++) valueType();
+        typeResults.push(results);
+      }
+    } else if (id === 2) {
+      for (let n = u32(); n > 0; n--) {
+        name();
+        name();
+        const kind = bytes[at++];
+        if (kind === 0) functionTypes.push(u32());
+        else if (kind === 1) {
+          valueType();
+          limits();
+        } else if (kind === 2) limits();
+        else if (kind === 3) {
+          valueType();
+          at++; // mutability
+        } else if (kind === 4) {
+          at++; // tag attribute
+          u32();
+        } else throw new Error(`unknown import kind ${kind}`);
+      }
+    } else if (id === 3) {
+      for (let n = u32(); n > 0; n--) functionTypes.push(u32());
+    } else if (id === 7) {
+      for (let n = u32(); n > 0; n--) {
+        const exported = name();
+        const kind = bytes[at++];
+        const index = u32();
+        if (kind === 0) exports.set(exported, typeResults[functionTypes[index]]);
+      }
+    }
+    at = end;
+  }
+  return exports;
+}
