@@ -42,7 +42,34 @@ export function codedError(code, message) {
 }
 
 /**
- * Makes every method of a generated class (TextTaskEngine, TaskRequestor) throw a clear error once
+ * `TextTaskEngine.handle`: the export answers its error in a one-element array instead of
+ * throwing it, which keeps it to one return value (no return slot in wasm memory per message).
+ * @this {{ __handleOrFault(message: unknown, context: unknown, inbound: unknown): string | null | [unknown] }}
+ * @param {string} message
+ * @param {string | null} [context]
+ * @param {unknown} [inbound]
+ */
+function handle(message, context, inbound) {
+  const answer = this.__handleOrFault(message, context, inbound);
+  if (typeof answer === 'object' && answer !== null) throw answer[0];
+  return answer;
+}
+
+/**
+ * `TextTaskEngine.complete`, as `handle` above.
+ * @this {{ __completeOrFault(taskId: unknown, resultJson: unknown): string | [unknown] }}
+ * @param {string} taskId
+ * @param {string} resultJson
+ */
+function complete(taskId, resultJson) {
+  const answer = this.__completeOrFault(taskId, resultJson);
+  if (typeof answer === 'object') throw answer[0];
+  return answer;
+}
+
+/**
+ * Adds the hot methods whose exports answer their errors (`handle`, `complete`) to a generated
+ * class, then makes every method (TextTaskEngine, TaskRequestor) throw a clear error once
  * `free()` was called, instead of the bindings' "null pointer passed to rust". Called once per
  * class by each entry point.
  *
@@ -55,6 +82,9 @@ export function codedError(code, message) {
 export function guardFreed(cls) {
   const proto = cls.prototype;
   if (proto.__mcpGuarded) return;
+  for (const [name, method, raw] of /** @type {const} */ ([['handle', handle, '__handleOrFault'], ['complete', complete, '__completeOrFault']])) {
+    if (typeof proto[raw] === 'function') Object.defineProperty(proto, name, { value: method, writable: true, configurable: true });
+  }
   const freed = () => codedError('freed', `This ${cls.name} was freed (free() was called): create a new one`);
   const freedProto = Object.create(proto);
   for (const key of Object.getOwnPropertyNames(proto)) {

@@ -158,6 +158,13 @@ fn task_json(task: crate::Task) -> String {
     task.to_json()
 }
 
+/// A hot export's answer: the value, or the error it would have thrown in a one-element array
+/// (the JS side throws it), so the export has one return value.
+#[cfg(feature = "receiver")]
+fn answer_or_fault(answer: Result<JsValue, JsValue>) -> JsValue {
+    answer.unwrap_or_else(|error| js_sys::Array::of1(&error).into())
+}
+
 /// The MCP task runtime, JSON text in and out (see the package README for the host
 /// loop). `TaskEngine` (pkg-template/engine.js) wraps it in plain JS values.
 #[cfg(feature = "receiver")]
@@ -190,6 +197,33 @@ impl TaskEngine {
 }
 
 #[cfg(feature = "receiver")]
+impl TaskEngine {
+    /// One JSON-RPC message from the peer in; the immediate response out, or
+    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string }`.
+    fn handle(&mut self, message: JsValue, context: JsValue, inbound: JsValue) -> Result<JsValue, JsValue> {
+        let (message, context) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
+        let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
+            true => (None, None),
+            false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
+        };
+        self.clock.read()?;
+        let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
+        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref() };
+        Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
+    }
+
+    /// Stores the underlying result (JSON object text); returns the task JSON.
+    fn complete(&mut self, task_id: JsValue, result_json: JsValue) -> Result<String, JsValue> {
+        let (task_id, result_json) = match self.text_args((&task_id, "taskId"), (&result_json, "resultJson", "a string"))? {
+            (task_id, Some(result_json)) => (task_id, result_json),
+            (_, None) => return Err(type_error("resultJson", "a string", &result_json)),
+        };
+        self.clock.read()?;
+        self.engine.complete_json(self.args.text(task_id), self.args.text(result_json)).map_err(host_error)
+    }
+}
+
+#[cfg(feature = "receiver")]
 #[wasm_bindgen(js_class = TextTaskEngine)]
 impl TaskEngine {
     /// `new TextTaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.
@@ -214,24 +248,28 @@ impl TaskEngine {
         Ok(TaskEngine { engine, clock, args: args::ArgBuffer::default() })
     }
 
-    /// One JSON-RPC message from the peer in; the immediate response out, or
-    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string }`.
-    #[wasm_bindgen(unchecked_return_type = "string | null")]
-    pub fn handle(
+    /// `handle` (extras.js) calls this: the answer (`string | null`), or its error in a
+    /// one-element array. One return value: no multi-value export (see build-pkg.sh) and no
+    /// return slot in memory on the hot path.
+    #[wasm_bindgen(js_name = __handleOrFault, unchecked_return_type = "string | null | [unknown]")]
+    pub fn handle_or_fault(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "HandleOptions")] inbound: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (message, context) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
-        let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
-            true => (None, None),
-            false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
-        };
-        self.clock.read()?;
-        let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
-        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref() };
-        Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
+    ) -> JsValue {
+        answer_or_fault(self.handle(message, context, inbound))
+    }
+
+    /// `complete` (extras.js) calls this: stores the underlying result (JSON object text) and
+    /// answers the task JSON, or its error in a one-element array (see `__handleOrFault`).
+    #[wasm_bindgen(js_name = __completeOrFault, unchecked_return_type = "string | [unknown]")]
+    pub fn complete_or_fault(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
+    ) -> JsValue {
+        answer_or_fault(self.complete(task_id, result_json).map(JsValue::from))
     }
 
     /// Turns a forwarded 2026-07-28 `tools/call` into a task: returns the
@@ -424,20 +462,6 @@ impl TaskEngine {
         };
         self.engine()?.register_tool(&name, support);
         Ok(())
-    }
-
-    /// Stores the underlying result (JSON object text); returns the task JSON.
-    pub fn complete(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
-    ) -> Result<String, JsValue> {
-        let (task_id, result_json) = match self.text_args((&task_id, "taskId"), (&result_json, "resultJson", "a string"))? {
-            (task_id, Some(result_json)) => (task_id, result_json),
-            (_, None) => return Err(type_error("resultJson", "a string", &result_json)),
-        };
-        self.clock.read()?;
-        self.engine.complete_json(self.args.text(task_id), self.args.text(result_json)).map_err(host_error)
     }
 
     /// Stores the underlying JSON-RPC error (object text); returns the task JSON.
