@@ -65,7 +65,7 @@ export async function benchStoreOps({ n = 20_000, listPages = 200, warmup = 1, r
   const samples = { ours: [], sdk: [] };
   const results = Array.from({ length: n }, (_, i) => resultOf(i, 1024));
   for (let r = 0; r < warmup + runs; r++) {
-    for (const kind of (process.env.KIND ? [process.env.KIND] : ['wasm', 'sdk'])) {
+    for (const kind of ['wasm', 'sdk']) {
       const s = await methodPass(kind, n, listPages, results);
       if (r >= warmup) samples[kind === 'wasm' ? 'ours' : 'sdk'].push(s);
     }
