@@ -70,8 +70,9 @@ log "cargo build --lib --profile release-receiver --target wasm32-unknown-unknow
 receiver_wasm="$target_dir/wasm32-unknown-unknown/release-receiver/$lib_name.wasm"
 [ -f "$receiver_wasm" ] || die "expected $receiver_wasm"
 
-# Without the target_features section wasm-bindgen makes no multi-value exports (see
-# strip-target-features.mjs: they can crash Node 20 when V8 deoptimises a caller mid-call).
+# wasm-bindgen reads the module's features from its target_features section, which std's
+# objects fill with reference types; without the section it sees the module as built (see
+# strip-target-features.mjs and .cargo/config.toml).
 stripped_dir="$target_dir/wasm32-unknown-unknown/bindgen-input"
 mkdir -p "$stripped_dir"
 for name in release requestor receiver; do
@@ -85,36 +86,23 @@ done
 input_wasm="$stripped_dir/release.wasm"
 requestor_wasm="$stripped_dir/requestor.wasm"
 receiver_wasm="$stripped_dir/receiver.wasm"
-# wasm-bindgen, without its warning about the missing section (it was removed on purpose; it
-# then finds reference types from the module's exports).
-bindgen() {
-  local err
-  err="$(mktemp)"
-  if ! wasm-bindgen "$@" 2>"$err"; then
-    cat "$err" >&2
-    rm -f "$err"
-    return 1
-  fi
-  grep -v 'target_features` custom section is missing' "$err" >&2 || true
-  rm -f "$err"
-}
 
 rm -rf "$pkg_dir"
 mkdir -p "$pkg_dir"
 for pair in node-cjs:nodejs node-esm:experimental-nodejs-module web:web; do
   out="${pair%%:*}" target="${pair#*:}"
   log "wasm-bindgen --target $target -> ${pkg_dir#"$REPO_ROOT"/}/$out"
-  bindgen "$input_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core
+  wasm-bindgen "$input_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core
 done
 for pair in requestor-node-esm:experimental-nodejs-module requestor-web:web; do
   out="${pair%%:*}" target="${pair#*:}"
   log "wasm-bindgen --target $target -> ${pkg_dir#"$REPO_ROOT"/}/$out (requestor-only)"
-  bindgen "$requestor_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core_requestor
+  wasm-bindgen "$requestor_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core_requestor
 done
 for pair in receiver-node-cjs:nodejs receiver-node-esm:experimental-nodejs-module receiver-web:web; do
   out="${pair%%:*}" target="${pair#*:}"
   log "wasm-bindgen --target $target -> ${pkg_dir#"$REPO_ROOT"/}/$out (receiver-only)"
-  bindgen "$receiver_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core_receiver
+  wasm-bindgen "$receiver_wasm" --out-dir "$pkg_dir/$out" --target "$target" --out-name mcp_task_core_receiver
 done
 
 # The _bg.wasm files of one build are byte-identical: ship one (web/, requestor-web/) and point

@@ -2,12 +2,12 @@
 //
 //   node scripts/strip-target-features.mjs IN.wasm OUT.wasm
 //
-// wasm-bindgen turns every export into a multi-value function when that section lists
-// "multivalue" (rustc lists it for wasm32 since 1.82). Node 20's V8 (11.3) can crash the
-// process ("Fatal error ... unreachable code" in Deoptimizer::DoComputeBuiltinContinuation)
-// when optimised JS that inlined a call to such an export is deoptimised while the call runs.
-// Without the section, wasm-bindgen returns through memory (one i32 result at most) and still
-// finds reference types from the module's externref table exports.
+// The section lists the features of every object linked in, and std for wasm32 comes built with
+// reference types and multi-value (rustc 1.82+) even though our builds leave reference types out
+// (.cargo/config.toml says why: a Node 20 crash). wasm-bindgen takes its features from the
+// section when there is one; without it, it looks at what the module has: no externref table
+// intrinsics, so JS values cross as indices into a JS-side table and no export returns a
+// reference. (Nor does it make multi-value exports: results come back through a slot in memory.)
 import { readFileSync, writeFileSync } from 'node:fs';
 
 const [input, output] = process.argv.slice(2);

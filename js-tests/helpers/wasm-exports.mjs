@@ -1,8 +1,11 @@
-// The result count of every exported function of a .wasm, read from its type, import,
+// The result types of every exported function of a .wasm, read from its type, import,
 // function and export sections (WebAssembly.Module.exports() names exports, not signatures).
 
-/** @param {Uint8Array} bytes @returns {Map<string, number>} export name -> number of results */
-export function exportResultCounts(bytes) {
+/** Value type codes of the numeric types: i32, i64, f32, f64. */
+export const NUMERIC_TYPES = new Set([0x7f, 0x7e, 0x7d, 0x7c]);
+
+/** @param {Uint8Array} bytes @returns {Map<string, number[]>} export name -> its result type codes */
+export function exportResultTypes(bytes) {
   let at = 8;
   const u32 = () => {
     let value = 0;
@@ -18,10 +21,11 @@ export function exportResultCounts(bytes) {
     at += length;
     return text;
   };
-  /** Skips one value type (reference types with a heap type take more bytes). */
+  /** Reads one value type's code (reference types with a heap type take more bytes). */
   const valueType = () => {
     const code = bytes[at++];
     if (code === 0x63 || code === 0x64) u32();
+    return code;
   };
   const limits = () => {
     const flags = bytes[at++];
@@ -39,8 +43,8 @@ export function exportResultCounts(bytes) {
       for (let n = u32(); n > 0; n--) {
         if (bytes[at++] !== 0x60) throw new Error('only function types are expected');
         for (let p = u32(); p > 0; p--) valueType();
-        const results = u32();
-        for (let r = 0; r < results; r++) valueType();
+        const results = [];
+        for (let r = u32(); r > 0; r--) results.push(valueType());
         typeResults.push(results);
       }
     } else if (id === 2) {

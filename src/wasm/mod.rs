@@ -249,8 +249,7 @@ impl TaskEngine {
     }
 
     /// `handle` (extras.js) calls this: the answer (`string | null`), or its error in a
-    /// one-element array. One return value: no multi-value export (see build-pkg.sh) and no
-    /// return slot in memory on the hot path.
+    /// one-element array: one return value, so no return slot in wasm memory on the hot path.
     #[wasm_bindgen(js_name = __handleOrFault, unchecked_return_type = "string | null | [unknown]")]
     pub fn handle_or_fault(
         &mut self,
