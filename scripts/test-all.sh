@@ -42,7 +42,7 @@ cargo test --doc
 
 echo "== Rust unit and integration tests on wasm32 (wasm-bindgen-test-runner under Node)"
 start=$SECONDS
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$REPO_ROOT/scripts/wasm-test-runner.sh" cargo test --target wasm32-unknown-unknown --tests
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$PWD/scripts/wasm-test-runner.sh" cargo test --target wasm32-unknown-unknown --tests
 echo "wasm32 tests built and run in $((SECONDS - start)) s"
 
 echo "== Fuzz smoke (${FUZZ_SECONDS:-60} s per target)"

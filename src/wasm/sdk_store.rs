@@ -20,6 +20,17 @@ fn task_id_arg(value: &JsValue) -> String {
         .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default())
 }
 
+impl TaskEngine {
+    /// A task ID and a context (`null` or `undefined`: none) through the reused argument
+    /// buffer, and the engine once the clock has been read for this call.
+    fn task_and_context(&mut self, task_id: &JsValue, context: &JsValue) -> Result<(&mut crate::Engine, &str, Option<&str>), JsValue> {
+        let (task_id, context) = self.text_args((task_id, "taskId"), (context, "context", "a string, null or undefined"))?;
+        self.clock.read()?;
+        let args = &self.args;
+        Ok((&mut self.engine, args.text(task_id), context.map(|c| args.text(c))))
+    }
+}
+
 fn outcome_object(outcome: Outcome) -> JsValue {
     let obj = Object::new();
     let (kind, json) = match outcome {
@@ -176,10 +187,8 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (task_id, context) = self.text_args((&task_id, "taskId"), (&context, "context", "a string, null or undefined"))?;
-        self.clock.read()?;
-        let (task_id, context) = (self.args.text(task_id), context.map(|c| self.args.text(c)));
-        Ok(self.engine.task_cache_entry(task_id, context).map_or(JsValue::NULL, JsValue::from))
+        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
+        Ok(engine.task_cache_entry(task_id, context).map_or(JsValue::NULL, JsValue::from))
     }
 
     /// SDK store: `getTaskResult`: the stored result's JSON text, or `{ error }` with the
@@ -191,10 +200,8 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let (task_id, context) = self.text_args((&task_id, "taskId"), (&context, "context", "a string, null or undefined"))?;
-        self.clock.read()?;
-        let (task_id, context) = (self.args.text(task_id), context.map(|c| self.args.text(c)));
-        match self.engine.task_result_ref(task_id, context).map_err(store_error)? {
+        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
+        match engine.task_result_ref(task_id, context).map_err(store_error)? {
             Outcome::Result(json) => Ok(JsValue::from_str(json)),
             Outcome::Error(json) => {
                 let failed = Object::new();
