@@ -53,6 +53,20 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.deepEqual(Object.keys(extras).sort(), ['codedError', 'drainOutputs', 'guardFreed', 'handleObject', 'notInitialized', 'wasmLoader']);
 });
 
+// Each module loaded at start-up costs a resolve, a read and a parse (in a browser, a request):
+// the wasm-bindgen glue takes in its inline JS snippets (scripts/bundle-glue.mjs).
+test('each wasm-bindgen glue is one module: no snippets/ shipped, no relative JS import', () => {
+  assert.deepEqual(pkg.files.filter((f) => f.includes('snippets/')), []);
+  const glues = pkg.files.filter((f) => /^(?:[a-z-]+-)?(?:node-cjs|node-esm|web)\/mcp_task_core\w*\.js$/.test(f));
+  assert.equal(glues.length, 8, `eight glue modules: ${glues.join(', ')}`);
+  for (const f of glues) {
+    const text = fs.readFileSync(path.join(pkg.installed, f), 'utf8');
+    const relative = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|(?<![\w$])require\(\s*)(["'`])(\.[^"'`]*)\1/g)].map((m) => m[2]);
+    assert.deepEqual(relative, [], `${f} imports no other module of the package`);
+    assert.match(text, /^\/\/ wasm-bindgen's glue with its inline JS snippets/, `${f} was bundled`);
+  }
+});
+
 // Node 20's V8 can abort the whole process ("Fatal error ... unreachable code" in
 // Deoptimizer::DoComputeBuiltinContinuation) when it lazily deoptimises JS that inlined a call to
 // a wasm export returning a reference while that call runs; the bench's store passes hit it in

@@ -80,7 +80,7 @@ test('Node ESM: mcp-task-core/receiver resolves to the receiver-only entry, read
   assert.equal(entry, pathToFileURL(path.join(pkg.installed, 'receiver-only.node.mjs')).href);
   // Its glue loads the receiver-only .wasm, the one copy in receiver-web/.
   const glue = fs.readFileSync(path.join(pkg.installed, 'receiver-node-esm/mcp_task_core_receiver.js'), 'utf8');
-  assert.match(glue, /new URL\('\.\.\/receiver-web\/mcp_task_core_receiver_bg\.wasm', import\.meta\.url\)/);
+  assert.match(glue, /new URL\(['"]\.\.\/receiver-web\/mcp_task_core_receiver_bg\.wasm['"], import\.meta\.url\)/);
   assertRun(await createAndGet(mcp));
   const { wasmRead } = await wasmReadBy("const mcp = await import('mcp-task-core/receiver');\nconst out = Object.keys(mcp).length;");
   assert.deepEqual(wasmRead, [RECEIVER_WASM]);

@@ -138,7 +138,7 @@ node -e '
 ' "$pkg_dir"
 
 # wasm-opt must run after wasm-bindgen (bindgen reads descriptor functions and custom sections
-# that -Oz would rewrite). Flags: shared/TOOLCHAIN.md (npm binaryen, never Debian's).
+# that -Oz would rewrite). npm binaryen, never Debian's. Flags in scripts/wasm-opt-flags:
 # --low-memory-unused: rustc links the stack first, so the lowest 1 KiB is the far end of a
 # 1 MiB stack and never addressed; binaryen then folds constant offsets into loads and stores
 # (about 1% smaller gzipped). --converge, -O3 and --strip-* measured within 0.2% of this.
@@ -146,10 +146,8 @@ wasm_files=("$pkg_dir/web/mcp_task_core_bg.wasm" "$pkg_dir/requestor-web/mcp_tas
   "$pkg_dir/receiver-web/mcp_task_core_receiver_bg.wasm")
 for wasm_file in "${wasm_files[@]}"; do
   if [ "${WASM_OPT:-1}" != 0 ]; then
-    log "wasm-opt -Oz --low-memory-unused ${wasm_file#"$REPO_ROOT"/}"
-    "$wasm_opt" "$wasm_file" -o "$wasm_file.opt" \
-      --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
-      --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz --low-memory-unused
+    log "wasm-opt ${WASM_OPT_FLAGS[*]} ${wasm_file#"$REPO_ROOT"/}"
+    "$wasm_opt" "$wasm_file" -o "$wasm_file.opt" "${WASM_OPT_FLAGS[@]}"
     mv "$wasm_file.opt" "$wasm_file"
   else
     log "WASM_OPT=0: skipping wasm-opt"
@@ -165,6 +163,8 @@ printf '{\n  "type": "module"\n}\n' >"$pkg_dir/node-esm/package.json"
 for f in README.md LICENSE LICENSE-MIT LICENSE-APACHE; do
   if [ -f "$REPO_ROOT/$f" ] && [ ! -f "$pkg_dir/$f" ]; then cp "$REPO_ROOT/$f" "$pkg_dir/"; fi
 done
+# Each wasm-bindgen glue module takes in its inline JS snippets (fewer modules to load).
+node "$REPO_ROOT/scripts/bundle-glue.mjs" "$pkg_dir"
 # The CommonJS twins (extras.cjs, sdk.cjs) and the .d.cts type files are generated from their
 # ES module / .d.ts sources, so each has one source.
 node "$REPO_ROOT/scripts/cjs-copies.mjs" "$pkg_dir"

@@ -3,8 +3,6 @@
 //   extras.js, node-random.js, engine.js, sdk.js, redis.js, storage.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
 //     transform; a sibling ES module './x.js' is required as its twin './x.cjs')
 //   index.d.ts, receiver-only.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts, requestor.d.ts -> *.d.cts   (same declarations)
-//   node-cjs/ and receiver-node-cjs/ snippets/**/*.js rewritten in place as CommonJS (wasm-bindgen emits the inline
-//   JS snippets as ES modules even for --target nodejs, which `require`s them)
 //
 //   node scripts/cjs-copies.mjs PKG_DIR
 import fs from 'node:fs';
@@ -44,16 +42,6 @@ function typesCopy(file) {
 toCommonJs('extras.js');
 toCommonJs('node-random.js');
 toCommonJs('engine.js');
-for (const glue of ['node-cjs', 'receiver-node-cjs']) {
-  const snippets = path.join(dir, glue, 'snippets');
-  if (!fs.existsSync(snippets)) continue;
-  for (const file of fs.readdirSync(snippets, { recursive: true })) {
-    if (String(file).endsWith('.js')) {
-      const rel = path.join(glue, 'snippets', String(file));
-      toCommonJs(rel, rel);
-    }
-  }
-}
 toCommonJs('storage.js');
 toCommonJs('sdk.js');
 toCommonJs('redis.js');

@@ -11,6 +11,9 @@ case ":$PATH:" in
   *) export PATH="$CARGO_BIN_DIR:$PATH" ;;
 esac
 
+# The wasm-opt flags of every shipped .wasm (scripts/wasm-opt-flags, also read by the bench).
+read -r -a WASM_OPT_FLAGS <"$REPO_ROOT/scripts/wasm-opt-flags"
+
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

@@ -1,4 +1,4 @@
-// Child of P4 (Node cold start): node p4-cold-child.mjs empty|esm|cjs|receiver-esm|receiver-cjs|phases
+// Child of P4 (Node cold start): node p4-cold-child.mjs empty|esm|cjs|receiver-esm|receiver-cjs|floor|floor-receiver|phases
 // esm / cjs: the main entry (both roles, the full .wasm); receiver-*: `mcp-task-core/receiver`
 // (the receiver-only .wasm: what a server and the SDK adapters load).
 // Imports nothing statically, so its first line runs as soon as the runtime is up. Prints one
@@ -20,6 +20,12 @@ if (mode === 'esm' || mode === 'receiver-esm') {
   const { TextTaskEngine } = createRequire(import.meta.url)(`${pkg}/${ENTRIES[mode]}`);
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
   reply = engine.handle(MESSAGE, 'session-1');
+} else if (mode === 'floor' || mode === 'floor-receiver') {
+  // Node's own share (p4-floor-loader.mjs), for an empty module, and for the receiver with no
+  // JSON or formatting code (P3's floor): the same steps, no package code, no request.
+  const { loadModule } = await import(new URL('./p4-floor-loader.mjs', import.meta.url).href);
+  loadModule(mode === 'floor' ? process.env.BENCH_FLOOR_WASM : process.env.BENCH_FLOOR_RECEIVER_WASM);
+  reply = '"working"';
 } else if (mode === 'phases') {
   // Where the receiver ESM figure goes, step by step: the module loader's own first import (a module
   // with no code), the wasm-bindgen glue (reads, validates and instantiates the .wasm), the

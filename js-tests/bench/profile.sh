@@ -23,10 +23,9 @@ mkdir -p "$out"
 cp -R "$src_pkg" "$prof_pkg"
 tmp="$(mktemp -d)"
 wasm-bindgen "$wasm_in" --out-dir "$tmp" --target experimental-nodejs-module --out-name mcp_task_core --keep-debug
-"$JS_TESTS_DIR/node_modules/.bin/wasm-opt" "$tmp/mcp_task_core_bg.wasm" -o "$prof_pkg/node-esm/mcp_task_core_bg.wasm" -g \
-  --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory \
-  --enable-bulk-memory-opt --enable-sign-ext --enable-reference-types --enable-multivalue -Oz --low-memory-unused
+"$JS_TESTS_DIR/node_modules/.bin/wasm-opt" "$tmp/mcp_task_core_bg.wasm" -o "$prof_pkg/node-esm/mcp_task_core_bg.wasm" -g "${WASM_OPT_FLAGS[@]}"
 cp "$tmp/mcp_task_core.js" "$prof_pkg/node-esm/mcp_task_core.js"
+cp -R "$tmp/snippets" "$prof_pkg/node-esm/"
 rm -rf "$tmp"
 
 sections=("$@")

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { BENCH_DIR, JS_TESTS_DIR, PKG_DIR, cpuModel, fmtBytes, fmtNum, fmtTime, pkgHasSdk } from './lib.mjs';
 import { benchWire } from './p1-wire.mjs';
 import { benchListAtScale, benchStoreMemory, benchStoreOps, METHODS } from './p2-store.mjs';
+import { FLOOR_RECEIVER_WASM, benchSizeFloor } from './p3-floor.mjs';
 import { REQUESTOR_BUDGET, benchSize } from './p3-size.mjs';
 import { benchColdNode, benchColdWorkerd } from './p4-cold.mjs';
 import { benchScale } from './p5-scale.mjs';
@@ -46,6 +47,8 @@ console.log(`Compared: ${meta.ours} vs ${meta.sdk}   load average at start: ${me
 
 const raw = {};
 const rows = [];
+/** Lines printed under the table (breakdowns too long for a row). */
+const notes = [];
 /** A table row. ratio/target/met are strings computed by the caller. */
 const row = (id, metric, ours, base, ratio, target, met) => rows.push({ id, metric, ours, base, ratio, target, met });
 const verdict = (ok) => (ok === null ? 'info' : ok ? 'yes' : 'NO');
@@ -136,26 +139,42 @@ if (only.has('P3')) {
   row('P3', `  JS glue web: raw / gzip`, `${fmtBytes(s.glueWeb.raw)} / ${fmtBytes(s.glueWeb.gzip)}`, '—', '—', '—', 'info');
   row('P3', `  JS glue Node ESM: raw / gzip`, `${fmtBytes(s.glueNodeEsm.raw)} / ${fmtBytes(s.glueNodeEsm.gzip)}`, '—', '—', '—', 'info');
   if (s.sdkAdapter) row('P3', `  sdk.js adapter: raw / gzip`, `${fmtBytes(s.sdkAdapter.raw)} / ${fmtBytes(s.sdkAdapter.gzip)}`, '—', '—', '—', 'info');
+  // The floor (p3-floor.mjs): each build with no JSON and no formatting code at all. Slow
+  // (wasm-opt twice per build), so the full run only.
+  const f = quick ? null : (raw.P3floor = await step('P3 floor and breakdown', () => benchSizeFloor()));
+  if (f) {
+    const floorRow = (label, b, budgetBytes) =>
+      row('P3', label, fmtBytes(b.floor.gzip), fmtBytes(budgetBytes), x(b.floor.gzip / budgetBytes), '—', b.floor.gzip <= budgetBytes ? 'info' : 'bound');
+    floorRow('  receiver with no serde/serde_json/fmt code (floor)', f.receiver, budget);
+    floorRow('  requestor-only with no serde/serde_json/fmt code (floor)', f.requestor, REQUESTOR_BUDGET);
+    const parts = (b) => Object.entries(b.breakdown).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+    notes.push(`P3 breakdown, KB raw of the named module (${(f.receiver.shipped.raw / 1000).toFixed(1)} KB): receiver: ${parts(f.receiver)}.`);
+    notes.push(`P3 breakdown, requestor-only (${(f.requestor.shipped.raw / 1000).toFixed(1)} KB): ${parts(f.requestor)}.`);
+  }
 }
 
 // ---- P4 cold start --------------------------------------------------------------------------
 if (only.has('P4')) {
-  const n = (raw.P4node = await step('P4 cold start (Node)', () => benchColdNode({ runs: quick ? 3 : 15 })));
+  const n = (raw.P4node = await step('P4 cold start (Node)', () => benchColdNode({ runs: quick ? 3 : 15, receiverFloorWasm: raw.P3floor ? FLOOR_RECEIVER_WASM : null })));
   const budget = 5;
   const re = n['receiver-esm'];
   row('P4', 'Node ESM receiver: import → first answer (vs 5 ms)', `${re.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(re.deltaMs / budget), '≤ 1.0×', verdict(re.deltaMs <= budget));
   row('P4', '  Node CJS receiver: require → first answer', `${n['receiver-cjs'].deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n['receiver-cjs'].deltaMs / budget), '≤ 1.0×', 'info');
   row('P4', '  Node ESM main entry (both roles): import → answer', `${n.esm.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.esm.deltaMs / budget), '≤ 1.0×', 'info');
   row('P4', '  Node CJS main entry (both roles): require → answer', `${n.cjs.deltaMs.toFixed(2)} ms`, `${n.empty.startMs.toFixed(1)} ms runtime`, x(n.cjs.deltaMs / budget), '≤ 1.0×', 'info');
+  const floorRow = (label, f) => row('P4', label, `${f.deltaMs.toFixed(2)} ms`, 'no package code', x(f.deltaMs / budget), '—', f.deltaMs <= budget ? 'info' : 'bound');
+  floorRow('  Node floor: ES module + node:fs + load an empty .wasm', n.floor);
+  if (n['floor-receiver']) floorRow('  Node floor: the same, the P3 receiver floor .wasm', n['floor-receiver']);
   const ph = n.phases;
   row('P4', '  receiver ESM phases: loader / wasm glue / entry rest', `${ph.loader.toFixed(1)} / ${ph.wasmGlue.toFixed(1)} / ${ph.entryRest.toFixed(1)} ms`, 'glue = read + validate + instantiate', '', '—', 'info');
   row('P4', '  receiver ESM phases: new / 1st handle / 2nd handle', `${ph.construct.toFixed(2)} / ${ph.firstHandle.toFixed(2)} / ${ph.secondHandle.toFixed(2)} ms`, '1st = lazy compile', '', '—', 'info');
   row('P4', '  Node spawn → exit, receiver (parent clock)', `${re.spawnToExitMs.toFixed(1)} ms`, `${n.empty.spawnToExitMs.toFixed(1)} ms empty`, x(re.spawnToExitMs / n.empty.spawnToExitMs), '—', 'info');
   try {
-    const w = (raw.P4workerd = await step('P4 cold start (workerd)', () => benchColdWorkerd({ runs: quick ? 2 : 16 })));
+    const w = (raw.P4workerd = await step('P4 cold start (workerd)', () => benchColdWorkerd({ runs: quick ? 2 : 16, receiverFloorWasm: raw.P3floor ? FLOOR_RECEIVER_WASM : null })));
     const iqr = (f) => `${f.deltaMs.toFixed(1)} ms (IQR ${f.deltaQ1Ms.toFixed(0)}–${f.deltaQ3Ms.toFixed(0)})`;
     row('P4', 'workerd receiver: start → answer, minus empty', iqr(w.receiver), `${w.emptyMs.toFixed(0)} ms empty`, x(w.receiver.deltaMs / budget), '≤ 1.0×', verdict(w.receiver.deltaQ3Ms <= budget));
     row('P4', '  workerd main entry (both roles), minus empty', iqr(w.full), `${w.emptyMs.toFixed(0)} ms empty`, x(w.full.deltaMs / budget), '≤ 1.0×', 'info');
+    if (w.floor) row('P4', '  workerd floor: the P3 receiver floor .wasm, minus empty', iqr(w.floor), 'no package code', x(w.floor.deltaMs / budget), '—', w.floor.deltaQ1Ms > budget ? 'bound' : 'info');
   } catch (err) {
     raw.P4workerd = { error: String(err && err.stack) };
     row('P4', 'workerd cold start', `failed: ${String(err && err.message).split('\n')[0].slice(0, 40)}`, '', '', '', 'skip');
@@ -222,6 +241,10 @@ if (raw.P5) {
 console.log(`P4: Node figures are measured inside fresh processes (performance.now() from before the import to after the first handle());`);
 console.log(`    "runtime" is performance.now() at the first line of a child that imports nothing. workerd: Miniflare start → response;
     its target counts as met only when the upper quartile of the paired differences is within 5 ms (one worker start swings by tens of ms).`);
+console.log(`"bound" rows (floors): what the figure cannot go below with this design, measured in the same run: P3, each build`);
+console.log(`    with every serde, serde_json and core::fmt function emptied (p3-floor.mjs); P4, Node loading an empty .wasm, and
+    loading (read, compile, instantiate: no request) the receiver floor module.`);
+for (const n of notes) console.log(n);
 const failed = rows.filter((r) => r.met === 'NO').length;
 console.log(`${rows.filter((r) => r.met === 'yes').length} targets met, ${failed} missed. ${meta.seconds} s. Load average at end: ${meta.loadAverageAtEnd.join(' ')}`);
 

@@ -55,6 +55,8 @@ test('create on A; get, list, result and cancel on B; a cancel on B stops the wo
   const result = await rpc(proxy.url, 'tasks/result', { taskId: id }); // waits on B for A's work
   assert.equal(result.servedBy, 'b');
   assert.deepEqual(result.result.content, [{ type: 'text', text: 'worked 1200 ms' }]);
+  // A logs 'completed' once its store call has returned, which may be after B read the result.
+  await until(() => a.eventsOf(id).some((e) => e.ev === 'completed'), "A's work to log its completion", 2000);
   assert.deepEqual(a.eventsOf(id).map((e) => e.ev), ['created', 'completed']);
 
   await turnOf('a');

@@ -79,3 +79,65 @@ export function exportResultTypes(bytes) {
   }
   return exports;
 }
+
+/**
+ * The code size of every function a .wasm defines, with its name from the name section (for a
+ * module kept with its names: wasm-bindgen --keep-debug, wasm-opt -g) and whether it is
+ * exported, and the bytes of its data segments: the figures twiggy's `top` gives, by section.
+ * @param {Uint8Array} bytes
+ * @returns {{ functions: { name: string, size: number, exported: boolean }[], dataBytes: number }}
+ */
+export function functionSizes(bytes) {
+  let at = 8;
+  const u32 = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return value;
+    }
+  };
+  const name = () => {
+    const length = u32();
+    const text = new TextDecoder().decode(bytes.subarray(at, at + length));
+    at += length;
+    return text;
+  };
+  const imported = WebAssembly.Module.imports(new WebAssembly.Module(bytes)).filter((i) => i.kind === 'function').length;
+  const sizes = [];
+  const names = new Map();
+  const exported = new Set();
+  let dataBytes = 0;
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = u32();
+    const end = at + size;
+    if (id === 10) {
+      for (let n = u32(); n > 0; n--) {
+        const body = u32();
+        sizes.push(body);
+        at += body;
+      }
+    } else if (id === 7) {
+      for (let n = u32(); n > 0; n--) {
+        name();
+        const kind = bytes[at++];
+        const index = u32();
+        if (kind === 0) exported.add(index);
+      }
+    } else if (id === 11) {
+      dataBytes = size;
+    } else if (id === 0 && name() === 'name') {
+      while (at < end) {
+        const sub = bytes[at++];
+        const length = u32();
+        const subEnd = at + length;
+        if (sub === 1) for (let n = u32(); n > 0; n--) names.set(u32(), name());
+        at = subEnd;
+      }
+    }
+    at = end;
+  }
+  const functions = sizes.map((size, i) => ({ name: names.get(imported + i) ?? `code[${i}]`, size, exported: exported.has(imported + i) }));
+  return { functions, dataBytes };
+}

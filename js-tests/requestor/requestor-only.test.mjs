@@ -77,7 +77,7 @@ test('Node: mcp-task-core/requestor resolves to the requestor-only entry and run
   assert.deepEqual(Object.keys(mcp).sort(), EXPORTS, 'the requestor classes, and no receiver');
   // Its glue loads the requestor-only .wasm, the one copy in requestor-web/.
   const glue = fs.readFileSync(path.join(pkg.installed, 'requestor-node-esm/mcp_task_core_requestor.js'), 'utf8');
-  assert.match(glue, /new URL\('\.\.\/requestor-web\/mcp_task_core_requestor_bg\.wasm', import\.meta\.url\)/);
+  assert.match(glue, /new URL\(['"]\.\.\/requestor-web\/mcp_task_core_requestor_bg\.wasm['"], import\.meta\.url\)/);
   assertRun(await bookAndCharge(mcp, StreamableHTTPClientTransport, server.url));
 });
 
