@@ -18,6 +18,7 @@
 #   pkg/receiver-node-cjs/, pkg/receiver-node-esm/, pkg/receiver-web/   the receiver-only build
 #                   (--features receiver): `mcp-task-core/receiver` and the server adapters
 # Each .wasm is shipped once, in web/, requestor-web/ and receiver-web/; the Node glue loads those.
+# Each glue is one module: its inline JS snippets are folded in (scripts/bundle-glue.mjs).
 # Run scripts/setup.sh first (wasm32 target, wasm-bindgen CLI, js-tests/node_modules for wasm-opt).
 set -euo pipefail
 # shellcheck source=scripts/lib.sh
