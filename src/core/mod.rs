@@ -3,6 +3,7 @@
 
 pub(crate) mod cursor;
 pub(crate) mod deadlines;
+pub(crate) mod fast_map;
 mod policy;
 mod status;
 pub(crate) mod table;

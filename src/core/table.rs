@@ -2,10 +2,11 @@
 //! listing. It knows nothing of JSON-RPC; the protocol layer maps onto it.
 
 use super::deadlines::Deadlines;
+use super::fast_map::{FastMap, FastSet};
 use super::status::TaskStatus;
 use super::task::{Outcome, RequestKind, Task, TaskView};
 use crate::protocol::Dialect;
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
 /// How many expired task IDs are remembered, so that a late request hears
@@ -137,11 +138,11 @@ pub(crate) struct Expired {
 
 #[derive(Debug, Default)]
 pub(crate) struct TaskTable {
-    tasks: HashMap<Arc<str>, TaskRecord>,
+    tasks: FastMap<Arc<str>, TaskRecord>,
     /// Creation order per context: the list index and the cursor space.
-    by_context: HashMap<ContextKey, BTreeMap<u64, Arc<str>>>,
+    by_context: FastMap<ContextKey, BTreeMap<u64, Arc<str>>>,
     deadlines: Deadlines,
-    expired: HashMap<Arc<str>, ContextKey>,
+    expired: FastMap<Arc<str>, ContextKey>,
     expired_order: VecDeque<Arc<str>>,
     next_seq: u64,
     /// Store mode: creation numbers come from the record (creation time and
@@ -149,7 +150,7 @@ pub(crate) struct TaskTable {
     /// order and a cursor made by one is understood by another.
     stable_order: bool,
     /// The creation numbers in use (only with `stable_order`, to avoid collisions).
-    used_seqs: HashSet<u64>,
+    used_seqs: FastSet<u64>,
 }
 
 /// FNV-1a of a task ID: the low bits of a store-mode creation number.

@@ -2,7 +2,8 @@
 //! finish, and the requests a task sends the requestor on them (e.g. an
 //! `elicitation/create` while it is `input_required`).
 
-use std::collections::{HashMap, VecDeque};
+use crate::core::fast_map::FastMap;
+use std::collections::VecDeque;
 
 /// A `tasks/result` request waiting for its task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,9 +58,9 @@ impl Channel {
 /// Side-channel state, only for tasks that have any.
 #[derive(Debug, Default)]
 pub(crate) struct Channels {
-    by_task: HashMap<String, Channel>,
+    by_task: FastMap<String, Channel>,
     /// Raw id of an outgoing request -> its task.
-    owner: HashMap<String, String>,
+    owner: FastMap<String, String>,
 }
 
 /// Why [`Channels::enqueue_message`] refused a message.

@@ -18,6 +18,7 @@ pub use store::{StoreError, TaskBinding, TaskPage};
 use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
 use crate::core::cursor::CursorCodec;
+use crate::core::fast_map::FastMap;
 use crate::core::table::MoveRefusal;
 use crate::core::table::{Lookup, TaskRecord, TaskTable};
 use crate::core::{Outcome, TaskStatus};
@@ -29,7 +30,7 @@ use crate::protocol::raw_id::RawId;
 use crate::protocol::Dialect;
 use crate::time::BoxedClock;
 use channel::Channels;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
 /// What the transport knows of an incoming message beside its body.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -88,7 +89,7 @@ pub struct Engine {
     clock: BoxedClock,
     ids: BoxedIdSource,
     table: TaskTable,
-    tools: HashMap<String, TaskSupport>,
+    tools: FastMap<String, TaskSupport>,
     channels: Channels,
     subscriptions: subscriptions::Subscriptions,
     outputs: VecDeque<Output>,
@@ -137,7 +138,7 @@ impl Engine {
             clock,
             ids,
             table,
-            tools: HashMap::new(),
+            tools: FastMap::default(),
             channels: Channels::default(),
             subscriptions: Default::default(),
             outputs: VecDeque::new(),

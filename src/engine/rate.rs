@@ -1,7 +1,7 @@
 //! Token-bucket rate limiting of `tasks/*` requests per context, on the
 //! injected clock.
 
-use std::collections::HashMap;
+use crate::core::fast_map::FastMap;
 
 /// A token bucket: `burst` requests at once, refilled at `per_second`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,7 +22,7 @@ struct Bucket {
 /// Buckets per context; full (idle) buckets are dropped when the map grows.
 #[derive(Debug, Default)]
 pub(crate) struct RateLimiter {
-    buckets: HashMap<Option<String>, Bucket>,
+    buckets: FastMap<Option<String>, Bucket>,
 }
 
 const PRUNE_AT: usize = 10_000;

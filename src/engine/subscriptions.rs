@@ -1,7 +1,7 @@
 //! `subscriptions/listen` streams that follow tasks (tasks extension): which
 //! stream hears `notifications/tasks` for which task.
 
-use std::collections::HashMap;
+use crate::core::fast_map::FastMap;
 
 /// One stream following a task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub(crate) struct Listener {
 
 #[derive(Debug, Default)]
 pub(crate) struct Subscriptions {
-    by_task: HashMap<String, Vec<Listener>>,
+    by_task: FastMap<String, Vec<Listener>>,
 }
 
 impl Subscriptions {
