@@ -25,8 +25,8 @@ pub(crate) struct TaskRecord {
     pub status_message: Option<Box<str>>,
     pub created_at: u64,
     pub updated_at: u64,
-    pub ttl: Option<u64>,
-    pub poll_interval: Option<u64>,
+    pub ttl: OptionalMs,
+    pub poll_interval: OptionalMs,
     pub outcome: Option<Outcome>,
     /// The raw JSON `progressToken` of the original request, valid for the task's life.
     pub progress_token: Option<Box<str>>,
@@ -41,6 +41,23 @@ pub(crate) struct TaskRecord {
     /// Who runs the task and until when, in store mode. Boxed: a record without one (every
     /// record outside store mode) is smaller, and the task map holds a record per slot.
     pub lease: Option<Box<Lease>>,
+}
+
+/// An optional count of milliseconds in 8 bytes, where `Option<u64>` takes 16: the task map
+/// holds a record per slot, so each byte saved here is saved again in its spare slots.
+/// `u64::MAX` stands for none; a count of `u64::MAX` (no TTL or interval reaches it) is kept
+/// as `u64::MAX - 1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OptionalMs(u64);
+
+impl OptionalMs {
+    pub fn new(ms: Option<u64>) -> Self {
+        OptionalMs(ms.map_or(u64::MAX, |ms| ms.min(u64::MAX - 1)))
+    }
+
+    pub fn get(self) -> Option<u64> {
+        (self.0 != u64::MAX).then_some(self.0)
+    }
 }
 
 /// The right to run a task, renewed by its instance's heartbeat.
@@ -58,8 +75,8 @@ impl TaskRecord {
             status_message: self.status_message.as_deref().map(str::to_owned),
             created_at_ms: self.created_at,
             last_updated_at_ms: self.updated_at,
-            ttl_ms: self.ttl,
-            poll_interval_ms: self.poll_interval,
+            ttl_ms: self.ttl.get(),
+            poll_interval_ms: self.poll_interval.get(),
         }
     }
 
@@ -70,8 +87,8 @@ impl TaskRecord {
             status_message: self.status_message.as_deref(),
             created_at: self.created_at,
             updated_at: self.updated_at,
-            ttl: self.ttl,
-            poll_interval: self.poll_interval,
+            ttl: self.ttl.get(),
+            poll_interval: self.poll_interval.get(),
         }
     }
 
@@ -80,7 +97,7 @@ impl TaskRecord {
     }
 
     pub(crate) fn deadline(&self) -> Option<u64> {
-        self.ttl.map(|ttl| self.created_at.saturating_add(ttl))
+        self.ttl.get().map(|ttl| self.created_at.saturating_add(ttl))
     }
 }
 
@@ -221,8 +238,8 @@ impl TaskTable {
             status_message: None,
             created_at: now,
             updated_at: now,
-            ttl: new.ttl,
-            poll_interval: new.poll_interval,
+            ttl: OptionalMs::new(new.ttl),
+            poll_interval: OptionalMs::new(new.poll_interval),
             outcome: None,
             progress_token: new.progress_token.map(String::into_boxed_str),
             requests_sent: 0,

@@ -6,7 +6,7 @@
 
 use super::channel::PendingRequest;
 use super::Engine;
-use crate::core::table::{Lease, TaskRecord};
+use crate::core::table::{Lease, OptionalMs, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::{Event, Output, Persist};
@@ -93,8 +93,8 @@ pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest]) -> String {
         status_message: t.status_message.as_deref().map(str::to_owned),
         created_at: t.created_at,
         updated_at: t.updated_at,
-        ttl: t.ttl,
-        poll_interval: t.poll_interval,
+        ttl: t.ttl.get(),
+        poll_interval: t.poll_interval.get(),
         result,
         error,
         progress_token: t.progress_token.as_deref().and_then(raw),
@@ -244,8 +244,8 @@ impl Engine {
             status_message: s.status_message.map(String::into_boxed_str),
             created_at: s.created_at,
             updated_at: s.updated_at,
-            ttl: s.ttl,
-            poll_interval: s.poll_interval,
+            ttl: OptionalMs::new(s.ttl),
+            poll_interval: OptionalMs::new(s.poll_interval),
             outcome,
             progress_token: s.progress_token.map(|t| t.get().into()),
             requests_sent: s.requests_sent,
