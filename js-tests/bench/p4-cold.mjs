@@ -75,40 +75,32 @@ export default {
   },
 };`;
 
+/** A Worker of the given modules with the Miniflare options startWorkerd() builds, without the package's. */
+async function startBareWorker(modules) {
+  const mf = new Miniflare({
+    host: '127.0.0.1',
+    port: 0,
+    compatibilityDate: DEFAULT_COMPATIBILITY_DATE,
+    compatibilityFlags: [],
+    modulesRoot: PKG_DIR,
+    modules,
+  });
+  await mf.ready;
+  return { mf, dispose: () => mf.dispose() };
+}
+
 async function timeWorker(kind, receiverFloorWasm) {
   const t = performance.now();
-  let mf;
-  let dispose;
-  if (kind === 'floor') {
-    const worker = path.join(PKG_DIR, '__test_worker__.mjs');
-    mf = new Miniflare({
-      host: '127.0.0.1',
-      port: 0,
-      compatibilityDate: DEFAULT_COMPATIBILITY_DATE,
-      compatibilityFlags: [],
-      modulesRoot: PKG_DIR,
-      modules: [
-        { type: 'ESModule', path: worker, contents: FLOOR_WORKER },
-        { type: 'CompiledWasm', path: path.join(PKG_DIR, 'floor.wasm'), contents: fs.readFileSync(receiverFloorWasm) },
-      ],
-    });
-    await mf.ready;
-    dispose = () => mf.dispose();
-  } else if (kind !== 'empty') {
-    ({ mf, dispose } = await startWorkerd({ script: OURS_WORKERS[kind], pkgDir: PKG_DIR }));
-  } else {
-    // The same Miniflare options as startWorkerd() builds, without the package's modules.
-    mf = new Miniflare({
-      host: '127.0.0.1',
-      port: 0,
-      compatibilityDate: DEFAULT_COMPATIBILITY_DATE,
-      compatibilityFlags: [],
-      modulesRoot: PKG_DIR,
-      modules: [{ type: 'ESModule', path: path.join(PKG_DIR, '__test_worker__.mjs'), contents: EMPTY_WORKER }],
-    });
-    await mf.ready;
-    dispose = () => mf.dispose();
-  }
+  const worker = path.join(PKG_DIR, '__test_worker__.mjs');
+  const { mf, dispose } =
+    kind === 'floor'
+      ? await startBareWorker([
+          { type: 'ESModule', path: worker, contents: FLOOR_WORKER },
+          { type: 'CompiledWasm', path: path.join(PKG_DIR, 'floor.wasm'), contents: fs.readFileSync(receiverFloorWasm) },
+        ])
+      : kind === 'empty'
+        ? await startBareWorker([{ type: 'ESModule', path: worker, contents: EMPTY_WORKER }])
+        : await startWorkerd({ script: OURS_WORKERS[kind], pkgDir: PKG_DIR });
   const res = await mf.dispatchFetch('http://localhost/');
   const body = await res.text();
   const ms = performance.now() - t;
