@@ -31,13 +31,29 @@ export function routeToTaskObject(request, namespace, keyOf = defaultKey) {
   return namespace.get(id).fetch(request);
 }
 
+/** The parsed message when it is a request with a valid id, else null (the engine judges the rest). */
+function requestOf(message) {
+  let parsed;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return null;
+  }
+  const valid = parsed !== null && typeof parsed === 'object' && typeof parsed.method === 'string';
+  return valid && (typeof parsed.id === 'string' || Number.isSafeInteger(parsed.id)) ? parsed : null;
+}
+
 function defaultKey(request) {
   return request.headers.get('mcp-session-id') ?? request.headers.get('x-tenant') ?? 'default';
 }
 
 export class TaskEngineObject extends DurableObject {
   #engine = null;
-  /** JSON-RPC id (raw JSON text) -> resolve, for replies that come later (a waiting tasks/result). */
+  /**
+   * Requests whose reply comes later (a waiting tasks/result), by the id the engine knows them
+   * by: one minted here per request, never the client's own, which clients of one object may
+   * share. -> { context, resolve }
+   */
   #waiting = new Map();
 
   constructor(ctx, env) {
@@ -112,10 +128,11 @@ export class TaskEngineObject extends DurableObject {
         );
       } else if (o.kind === 'cancelled') this.cancelled(o.taskId);
       else if (o.kind === 'send' && o.inReplyTo !== null) {
-        const resolve = this.#waiting.get(o.inReplyTo);
-        if (resolve) {
+        const waiting = this.#waiting.get(o.inReplyTo);
+        // Only to the request of the message's own context (principal).
+        if (waiting !== undefined && waiting.context === o.context) {
           this.#waiting.delete(o.inReplyTo);
-          resolve(o.message);
+          waiting.resolve(o.message);
         }
       }
     }
@@ -169,23 +186,22 @@ export class TaskEngineObject extends DurableObject {
    */
   async handle(message, context = null) {
     const engine = this.#engine;
-    const direct = engine.handle(message, context);
-    let id;
-    try {
-      const parsed = JSON.parse(message);
-      if (parsed && parsed.id !== undefined && parsed.method !== undefined) id = JSON.stringify(parsed.id);
-    } catch {
-      // the engine has answered a malformed message itself
-    }
-    const pending = id === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(id, resolve));
+    const request = requestOf(message);
+    // A request goes to the engine under an id of ours; its replies get the client's id back.
+    const minted = request === null ? undefined : `mcp-task-core/object:${crypto.randomUUID()}`;
+    const text = minted === undefined ? message : JSON.stringify({ ...request, id: minted });
+    const reply = (replyText) => (replyText === null || minted === undefined ? replyText : JSON.stringify({ ...JSON.parse(replyText), id: request.id }));
+    const direct = engine.handle(text, context);
+    const key = minted === undefined ? undefined : JSON.stringify(minted);
+    const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(key, { context, resolve }));
     const outs = await this.#settle();
-    if (direct !== null) return direct;
+    if (direct !== null) return reply(direct);
     const forwarded = outs.find((o) => o.kind === 'forward');
     if (forwarded) {
-      if (id !== undefined) this.#waiting.delete(id);
-      return this.forward(forwarded.message, context);
+      if (key !== undefined) this.#waiting.delete(key);
+      return this.forward(minted === undefined ? forwarded.message : JSON.stringify({ ...JSON.parse(forwarded.message), id: request.id }), context);
     }
-    return pending;
+    return pending === null ? null : reply(await pending);
   }
 
   /** The work of `taskId` finished with `resultJson` (a JSON object text). */
