@@ -544,7 +544,16 @@ class TasksExtension {
         }
       };
       this._streams.set(rawId, { context: principal, deliver });
-      ctx.mcpReq.signal?.addEventListener('abort', () => this._streams.delete(rawId), { once: true });
+      // The client gave up (or its stream dropped): the engine stops holding a waiter for it.
+      ctx.mcpReq.signal?.addEventListener(
+        'abort',
+        () => {
+          if (!this._streams.delete(rawId)) return;
+          this._quietly(() => this.engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }), principal));
+          this._drain();
+        },
+        { once: true },
+      );
       this._drain();
     });
   }

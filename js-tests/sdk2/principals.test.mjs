@@ -223,3 +223,30 @@ test('TasksExtension options: unknown keys, storage and audit without a hook are
   await alice.client.close();
   await bob.client.close();
 });
+
+test('2025-11-25: a tasks/result the client abandons stops holding one of the task\'s waiter places', { timeout: 30_000 }, async () => {
+  const { serve, release, handler } = setup({ ...BY_SUBJECT, engineOptions: { pollIntervalMs: 50, limits: { maxWaitersPerTask: 1 } } });
+  const post = (id, method, params, signal) =>
+    serve(URL_, {
+      method: 'POST',
+      signal,
+      headers: { authorization: 'Bearer alice-token', 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    });
+  const created = await post(1, 'tools/call', { name: 'gated', arguments: { label: 'held' }, task: { ttl: 60_000 } });
+  const taskId = JSON.parse((await created.text()).split('\n').find((l) => l.startsWith('data:')).slice(5)).result.task.taskId;
+  for (let n = 0; n < 3; n++) {
+    const controller = new AbortController();
+    const waiting = post(10 + n, 'tasks/result', { taskId }, controller.signal).then((r) => r.text()).catch((err) => err);
+    await sleep(100);
+    controller.abort();
+    await waiting;
+    await sleep(50);
+  }
+  const last = post(20, 'tasks/result', { taskId }).then((r) => r.text());
+  await sleep(100);
+  release('held');
+  const answered = await Promise.race([last, sleep(5000).then(() => '')]);
+  assert.match(answered, /held done for alice/, `the fourth tasks/result is served, not refused: ${answered}`);
+  await handler.close?.();
+});
