@@ -174,6 +174,9 @@ export const checks = {
     assert.deepEqual(call.result.content, [{ type: 'text', text: 'report for user-1' }], 'the tool saw the verified authInfo');
     const user1 = modernClient({ fetch: (request) => (request.headers.set('authorization', 'Bearer token-1'), fetch(request)) }, { url });
     assert.equal((await user1.result('tasks/get', { taskId: call.taskId })).status, 'completed');
+    // Another user of the same client application does not see it.
+    const user2 = modernClient({ fetch: (request) => (request.headers.set('authorization', 'Bearer token-2'), fetch(request)) }, { url });
+    assert.equal((await user2.call('tasks/get', { taskId: call.taskId })).error?.code, -32602, 'the default principal keeps two users of one client apart');
     const forged = await fetch(anonymous.request('tasks/get', { taskId: call.taskId }, { headers: { authorization: 'Bearer token-9' } }).request);
     assert.equal(forged.status, 401);
   },
