@@ -18,6 +18,7 @@
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
 import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
 import { StorageLoop } from './storage.js';
+import { refuseUnknownOptions } from './extras.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -252,6 +253,52 @@ function limitsOf(limits) {
   return out;
 }
 
+/** The keys of WasmTaskStoreOptions (sdk.d.ts). */
+const STORE_OPTIONS = [
+  'defaultTtlMs',
+  'maxTtlMs',
+  'allowUnlimitedTtl',
+  'pollIntervalMs',
+  'pageSize',
+  'limits',
+  'now',
+  'timer',
+  'readCacheSize',
+  'storage',
+  'instanceId',
+  'leaseMs',
+  'cursorKey',
+  'storageTimeoutMs',
+];
+
+/** Options that only mean something with `storage`: without it they would be ignored. */
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs'];
+
+/** The engine's name of an option this store passes on -> the store's own name for it. */
+const CALLER_NAMES = /** @type {Record<string, string>} */ ({
+  'store.instanceId': 'instanceId',
+  'store.leaseMs': 'leaseMs',
+  'store.cursorKey': 'cursorKey',
+  'ttl.defaultMs': 'defaultTtlMs',
+  'ttl.maxMs': 'maxTtlMs',
+  'ttl.allowUnlimited': 'allowUnlimitedTtl',
+});
+
+/**
+ * A new engine; options it refuses throw a TypeError naming them as the caller wrote them.
+ * @param {TaskEngineOptions} options
+ */
+function newEngine(options) {
+  try {
+    return new TaskEngine(options);
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === 'invalid_options') {
+      throw new TypeError(err.message.replace(/options\.((?:store|ttl)\.\w+)/g, (name, path) => `options.${CALLER_NAMES[path] ?? path}`));
+    }
+    throw err;
+  }
+}
+
 /**
  * @param {Record<string, any>} options
  * @returns {TaskEngineOptions & { now?: () => number }}
@@ -411,8 +458,13 @@ class WasmTaskStore {
   /** @typedef {(taskId: string, sessionId: string | undefined) => void} TaskListener */
   /** @type {Set<TaskListener>} */
   #listeners = new Set();
-  /** @type {() => number} */
-  #now;
+  /**
+   * The caller's clock (`options.now`), or null: then every decision about time reads
+   * `Date.now()` when it is made, as the engine does, so one clock rules the engine, the read
+   * cache and the timer, even one replaced after the store was built (fake timers).
+   * @type {(() => number) | null}
+   */
+  #clock;
   /** @type {boolean} */
   #useTimer;
   /**
@@ -457,8 +509,9 @@ class WasmTaskStore {
   /** @param {WasmTaskStoreOptions} [options] */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    refuseUnknownOptions(options, STORE_OPTIONS);
     this.#engineOptions = engineOptions(options);
-    this.#now = this.#engineOptions.now ?? Date.now;
+    this.#clock = this.#engineOptions.now ?? null;
     this.#useTimer = options.timer ?? options.now === undefined;
     if (options.readCacheSize !== undefined) {
       const size = options.readCacheSize;
@@ -490,13 +543,16 @@ class WasmTaskStore {
         conflictError: (n) =>
           new TaskStoreError(INTERNAL_ERROR, `Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
       });
+    } else {
+      const ignored = STORAGE_ONLY_OPTIONS.find((key) => options[key] !== undefined);
+      if (ignored !== undefined) throw new TypeError(`options.${ignored} is an option of the storage mode: it needs options.storage`);
     }
     try {
-      this.#engine = new TaskEngine(this.#engineOptions);
+      this.#engine = newEngine(this.#engineOptions);
     } catch (err) {
       // Bad options are reported now; a wasm module not yet initialised (the browser build
       // before `init()`) is loaded by the first call.
-      if (err instanceof Error && 'code' in err && err.code === 'invalid_options') throw new TypeError(err.message);
+      if (err instanceof TypeError) throw err;
     }
   }
 
@@ -508,7 +564,7 @@ class WasmTaskStore {
     if (this.#engine) return this.#engine;
     if (!this.#loading) {
       this.#loading = Promise.resolve(init()).then(() => {
-        const engine = this.#engine ?? engineCall(() => new TaskEngine(this.#engineOptions));
+        const engine = this.#engine ?? newEngine(this.#engineOptions);
         this.#engine = engine;
         return engine;
       });
@@ -563,6 +619,12 @@ class WasmTaskStore {
     } finally {
       this.#settle(engine, creates);
     }
+  }
+
+  /** Now, in epoch ms, read as the engine reads it (see #clock). */
+  #now() {
+    const clock = this.#clock;
+    return clock === null ? Date.now() : clock();
   }
 
   /**
@@ -1221,7 +1283,7 @@ class WasmTaskStore {
         // already freed
       }
       try {
-        this.#engine = new TaskEngine(this.#engineOptions);
+        this.#engine = newEngine(this.#engineOptions);
       } catch {
         // re-created lazily
       }
@@ -1264,6 +1326,7 @@ class WasmTaskMessageQueue {
   /** @param {WasmTaskMessageQueueOptions} [options] */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    refuseUnknownOptions(options, ['maxMessagesPerTask', 'taskStore']);
     // No limit by default, as InMemoryTaskMessageQueue: the SDK's maxTaskQueueSize still applies.
     const max = options.maxMessagesPerTask ?? Infinity;
     if (typeof max !== 'number' || Number.isNaN(max) || max < 0) {

@@ -13,6 +13,7 @@
 // Operations of one loop run one at a time, so every write's outcome is known before the next
 // operation reads the engine (and a conflict's stored record is never older than the copy here).
 // The CommonJS twin storage.cjs is generated from this file by scripts/build-pkg.sh.
+import { refuseUnknownOptions } from './extras.js';
 
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -55,6 +56,8 @@ class StorageLoop {
         throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
     }
+    if (options === null || typeof options !== 'object') throw new TypeError('StorageLoop options must be an object');
+    refuseUnknownOptions(options, ['timeoutMs', 'onOutput', 'engineError', 'storageError', 'conflictError'], 'StorageLoop options.');
     this.#storage = storage;
     this.#timeoutMs = Math.max(1, options.timeoutMs ?? 5000);
     this.#onOutput = options.onOutput ?? noop;
