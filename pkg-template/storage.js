@@ -58,8 +58,13 @@ class StorageLoop {
     }
     if (options === null || typeof options !== 'object') throw new TypeError('StorageLoop options must be an object');
     refuseUnknownOptions(options, ['timeoutMs', 'onOutput', 'engineError', 'storageError', 'conflictError'], 'StorageLoop options.');
+    const timeoutMs = options.timeoutMs ?? 5000;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) throw new TypeError('StorageLoop options.timeoutMs must be a non-negative number of milliseconds');
+    for (const key of ['onOutput', 'engineError', 'storageError', 'conflictError']) {
+      if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`StorageLoop options.${key} must be a function`);
+    }
     this.#storage = storage;
-    this.#timeoutMs = Math.max(1, options.timeoutMs ?? 5000);
+    this.#timeoutMs = Math.max(1, timeoutMs);
     this.#onOutput = options.onOutput ?? noop;
     this.#engineError = options.engineError ?? ((err) => err);
     this.#storageError = options.storageError ?? defaultStorageError;
