@@ -26,9 +26,12 @@ export declare class TaskEngineObject {
   protected readonly env: any;
   /** The engine (restored from storage). */
   readonly engine: TextTaskEngine;
-  /** TaskEngine options (tools, ttl, limits...). `store` is set by the class. */
+  /**
+   * TaskEngine options (tools, ttl, limits...), checked by the engine (an unknown key throws).
+   * `store` is set by the class: returning one throws a `TypeError`.
+   */
   engineOptions(): Omit<TaskEngineOptions, 'store'>;
-  /** Lease of work running in this object, ms. Default 30 000. */
+  /** Lease of work running in this object, ms (a positive integer, else a `TypeError`). Default 30 000. */
   leaseMs(): number;
   /** Runs a task's work, then calls `complete` or `fail`. Default: fails it (no executor). */
   execute(task: TextExecuteOutput): Promise<void>;

@@ -101,9 +101,23 @@ export class TaskEngineObject extends DurableObject {
   #boot() {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
-    this.#engine = new TextTaskEngine({ ...this.engineOptions(), store: { instanceId: crypto.randomUUID(), leaseMs: this.leaseMs() } });
+    this.#engine = new TextTaskEngine({ ...this.#options(), store: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
     for (const row of sql.exec('SELECT record FROM mcp_tasks')) this.#engine.restore(row.record);
     return this.#settle();
+  }
+
+  /** engineOptions(), checked: the engine checks every key but `store`, which is set here. */
+  #options() {
+    const options = this.engineOptions();
+    if (options === null || typeof options !== 'object') throw new TypeError('engineOptions() must return an object (TaskEngine options)');
+    if (options.store !== undefined) throw new TypeError('engineOptions().store is set by TaskEngineObject (its lease: override leaseMs())');
+    return options;
+  }
+
+  #leaseMs() {
+    const ms = this.leaseMs();
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new TypeError(`leaseMs() must return a positive integer number of milliseconds, got ${String(ms)}`);
+    return ms;
   }
 
   /** The engine (restored from storage). */

@@ -17,6 +17,7 @@
 // lives in one slot. No file here imports a Redis client: pass your own (ioredis, iovalkey or
 // node-redis); the caller owns it and closes it.
 // The CommonJS entry redis.cjs is generated from this file by scripts/build-pkg.sh.
+import { refuseUnknownOptions } from './extras.js';
 
 /** Compare-and-set a batch. KEYS[i]: task hash i; ARGV: prefix, score, then 7 per record. */
 const CAS_SCRIPT = `
@@ -96,6 +97,8 @@ function commandSender(client) {
  */
 export function redisStorage(client, options = {}) {
   const send = commandSender(client);
+  if (options === null || typeof options !== 'object') throw new TypeError('redisStorage options must be an object');
+  refuseUnknownOptions(options, ['prefix'], 'redisStorage options.');
   const prefix = options.prefix ?? 'mcp-task:';
   if (typeof prefix !== 'string') throw new TypeError('options.prefix must be a string');
   const shas = new Map();

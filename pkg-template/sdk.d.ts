@@ -42,7 +42,11 @@ export interface WasmTaskStoreOptions {
   /** Tasks per `tasks/list` page. Default 50. */
   pageSize?: number;
   limits?: WasmTaskStoreLimits;
-  /** The clock (epoch milliseconds). Default `Date.now`. Time going backwards is clamped. */
+  /**
+   * The clock (epoch milliseconds); the engine, the read cache and the timer all read it. Default:
+   * `Date.now()`, read at each use (so fake timers installed after the store was built rule it).
+   * Time going backwards is clamped.
+   */
   now?: () => number;
   /**
    * Keep one timer per store at the next TTL deadline, so expired tasks are freed even when no
@@ -144,7 +148,11 @@ export interface TaskStorage {
  * - No `node:crypto`: works in Node, browsers and workers.
  */
 export declare class WasmTaskStore implements TaskStore {
-  /** Throws TypeError on invalid options (in browsers before `init()`: on the first call). */
+  /**
+   * Throws TypeError on invalid options (in browsers before `init()`: on the first call): an
+   * unknown key (named, with the known ones), a storage option (`instanceId`, `leaseMs`,
+   * `cursorKey`, `storageTimeoutMs`) without `storage`, a value of the wrong type.
+   */
   constructor(options?: WasmTaskStoreOptions);
   createTask(taskParams: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task>;
   getTask(taskId: string, sessionId?: string): Promise<Task | null>;
@@ -272,11 +280,17 @@ export declare const JSONRPC_ERROR_META_KEY: 'mcp-task-core/jsonrpc-error';
 export declare function jsonRpcErrorResult(error: unknown): CallToolResult;
 
 /**
- * Makes a task store's refusal to create a task (e.g. a `limits` refusal) reach the client as the
- * JSON-RPC error of the task-augmented request (`code`, `message`, `data` of the thrown error),
- * instead of `McpServer`'s "-32602 Invalid task creation result". Call it once per server, on an
- * `McpServer`, `Server` or `Client` of SDK 1.x; returns its argument. Works with any task store.
- * Relies on the SDK's request handler map (`Protocol._requestHandlers`); throws a `TypeError` if
- * `server` has none.
+ * Makes a task store's refusal to create a task (e.g. a `limits` refusal, or "Task storage
+ * unavailable") reach the client as the JSON-RPC error of the task-augmented request (`code`,
+ * `message`, `data` of the thrown error), instead of `McpServer`'s "-32602 Invalid task creation
+ * result". On an `McpServer`, `Server` or `Client` of SDK 1.x; returns its argument; once is
+ * enough. Works with any task store. Relies on the SDK's request handler map
+ * (`Protocol._requestHandlers`); throws a `TypeError` if `server` has none.
+ *
+ * In Node a `WasmTaskStore` does this by itself: it gives every SDK server or client that holds
+ * it this wrapping at its first request (it loads the SDK installed beside this package and wraps
+ * its `Protocol.prototype._onrequest`, for Protocols holding a `WasmTaskStore` only). Call it
+ * yourself in browsers and workers, with another task store, or where the server's SDK is
+ * another copy than the one beside this package.
  */
 export declare function propagateTaskCreationErrors<T extends object>(server: T): T;

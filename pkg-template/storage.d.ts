@@ -3,6 +3,7 @@
 import type { TextTaskEngine, TextTaskEngineOutput } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/sdk';
 
+/** An unknown key throws a `TypeError` that names it. */
 export interface StorageLoopOptions {
   /** A caller waits at most this long for the storage (then `storageError`). Default 5000 ms. */
   timeoutMs?: number;

@@ -13,6 +13,7 @@
 // Operations of one loop run one at a time, so every write's outcome is known before the next
 // operation reads the engine (and a conflict's stored record is never older than the copy here).
 // The CommonJS twin storage.cjs is generated from this file by scripts/build-pkg.sh.
+import { refuseUnknownOptions } from './extras.js';
 
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -55,8 +56,15 @@ class StorageLoop {
         throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
     }
+    if (options === null || typeof options !== 'object') throw new TypeError('StorageLoop options must be an object');
+    refuseUnknownOptions(options, ['timeoutMs', 'onOutput', 'engineError', 'storageError', 'conflictError'], 'StorageLoop options.');
+    const timeoutMs = options.timeoutMs ?? 5000;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) throw new TypeError('StorageLoop options.timeoutMs must be a non-negative number of milliseconds');
+    for (const key of ['onOutput', 'engineError', 'storageError', 'conflictError']) {
+      if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`StorageLoop options.${key} must be a function`);
+    }
     this.#storage = storage;
-    this.#timeoutMs = Math.max(1, options.timeoutMs ?? 5000);
+    this.#timeoutMs = Math.max(1, timeoutMs);
     this.#onOutput = options.onOutput ?? noop;
     this.#engineError = options.engineError ?? ((err) => err);
     this.#storageError = options.storageError ?? defaultStorageError;
