@@ -21,6 +21,7 @@
 // objects the caller passes in. The CommonJS entry server.cjs is generated from this file by
 // scripts/build-pkg.sh.
 import { TextTaskEngine } from 'mcp-task-core/receiver';
+import { refuseUnknownOptions } from './extras.js';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';
@@ -89,16 +90,13 @@ function defaultPrincipal(authInfo) {
 
 function checkOptions(options) {
   if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
-  for (const key of Object.keys(options)) {
-    if (OPTIONS.includes(key)) continue;
-    if (key === 'storage') {
-      throw new TypeError(
-        'TasksExtension does not take storage: its tasks live in this process. For durable tasks use WasmTaskStore ' +
-          "with redisStorage (mcp-task-core/sdk, mcp-task-core/redis) or TaskEngineObject (mcp-task-core/durable-object).",
-      );
-    }
-    throw new TypeError(`TasksExtension: unknown option ${JSON.stringify(key)} (known: ${OPTIONS.join(', ')})`);
+  if (options.storage !== undefined) {
+    throw new TypeError(
+      'TasksExtension does not take storage: its tasks live in this process. For durable tasks use WasmTaskStore ' +
+        'with redisStorage (mcp-task-core/sdk, mcp-task-core/redis) or TaskEngineObject (mcp-task-core/durable-object).',
+    );
   }
+  refuseUnknownOptions(options, OPTIONS);
   for (const hook of ['principal', 'onerror', 'onaudit']) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`TasksExtension: ${hook} must be a function`);
   }
@@ -241,6 +239,8 @@ class TasksExtension {
     this._principalOf = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});
     this._onaudit = options.onaudit ?? (() => {});
+    // The engine's clock, read at each use (as the engine reads it), so timers follow fake clocks.
+    this._clock = typeof engineOptions.now === 'function' ? engineOptions.now : null;
     this._servers = new WeakMap();
     this._tasks = new Map(); // taskId -> { controller, inputs: Map<rawId, {resolve, reject}>, principal }
     this._launches = new Map(); // taskId -> () => void, started on the engine's `execute`
@@ -808,7 +808,7 @@ class TasksExtension {
       this._timerAt = null;
       this.engine.handleTimeout();
       this._drain();
-    }, Math.max(0, due - Date.now()));
+    }, Math.max(0, due - (this._clock === null ? Date.now() : this._clock())));
     this._timer.unref?.();
   }
 }

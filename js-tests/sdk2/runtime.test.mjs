@@ -384,3 +384,19 @@ test('install and registerTool refuse misuse', () => {
   assert.throws(() => tasks.install({}), TypeError);
   assert.deepEqual(mod.TasksExtension.capability(), { [EXTENSION_ID]: {} });
 });
+
+test("the expiry timer follows the engine's clock (engineOptions.now), read at each use", async () => {
+  let now = 1_000_000;
+  const { tasks, client } = setup({ now: () => now, ttl: { defaultMs: 60_000 } });
+  let timeouts = 0;
+  const handleTimeout = tasks.engine.handleTimeout.bind(tasks.engine);
+  tasks.engine.handleTimeout = () => (timeouts++, handleTimeout());
+  const taskId = await createTask(client, 'outcome', { kind: 'ok' });
+  await sleep(200);
+  // The deadline is a minute away on the engine's clock: the timer waits for it, it does not spin.
+  assert.ok(timeouts <= 1, `the timer fired ${timeouts} times in 200 ms for a deadline 60 s ahead`);
+  assert.equal((await get(client, taskId)).status, 'completed');
+  now += 61_000;
+  assert.equal((await client.call('tasks/get', { taskId })).error?.code, -32602, 'expired on the engine clock');
+  delete tasks.engine.handleTimeout;
+});
