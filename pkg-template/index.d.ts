@@ -1031,6 +1031,19 @@ export interface TaskRequestorOptions {
    * {@link TaskRequestor.useServerInfo} with its `server/discover` / `initialize` result.
    */
   dialect?: Dialect;
+  /**
+   * The client's capabilities (e.g. `{ elicitation: {} }`). In 2026-07-28 each request's `_meta`
+   * is the client's declaration, so every request carries them
+   * (`io.modelcontextprotocol/clientCapabilities`), with the tasks extension added where the
+   * request asks for or follows a task; capabilities the host puts in a call's `params._meta`
+   * win for that call. 2025-11-25 declares them once, in `initialize` (the host's). Default none.
+   */
+  clientCapabilities?: { [key: string]: unknown };
+  /**
+   * The client's name and version, sent on every 2026-07-28 request
+   * (`io.modelcontextprotocol/clientInfo`) unless a call's `params._meta` has its own. Default none.
+   */
+  clientInfo?: { name: string; version: string; [key: string]: unknown };
 }
 
 /**

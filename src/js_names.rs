@@ -56,6 +56,8 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
             "maxListPages",
             "requestIdPrefix",
             "dialect",
+            "clientCapabilities",
+            "clientInfo",
         ],
     ),
 ];
