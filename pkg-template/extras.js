@@ -40,10 +40,11 @@ export function drainOutputs(engine) {
  * @param {object} options
  * @param {readonly string[]} known
  * @param {string} [path] how the caller names the object, e.g. "options." or "redisStorage options."
+ * @param {string} [code] the error's `code`
  */
-export function refuseUnknownOptions(options, known, path = 'options.') {
+export function refuseUnknownOptions(options, known, path = 'options.', code = 'invalid_options') {
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw new TypeError(`${path}${key} is not an option (known here: ${known.join(', ')})`);
+    if (!known.includes(key)) throw Object.assign(new TypeError(`${path}${key} is not an option (known here: ${known.join(', ')})`), { code });
   }
 }
 

@@ -5,6 +5,8 @@
 // each call's outputs into a Promise and an async iterator. Glue only: which status ends a
 // task, when to poll and what to retry all come from the requestor's outputs.
 
+import { refuseUnknownOptions } from './extras.js';
+
 const LATEST = '2026-07-28';
 const LEGACY = '2025-11-25';
 /** setTimeout takes at most 2^31 - 1 ms. */
@@ -25,8 +27,8 @@ function checkOptions(options, known, where, code) {
     throw error;
   };
   if (options === null || typeof options !== 'object') fail(`${where}options must be an object`);
+  refuseUnknownOptions(options, known, `${where}options.`, code);
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) fail(`${where}options.${key} is not an option (known here: ${known.join(', ')})`);
     const value = options[key];
     if (key.startsWith('on') && value !== undefined && typeof value !== 'function') fail(`${where}options.${key} must be a function`);
   }
@@ -124,7 +126,8 @@ export function taskClientClass(TaskRequestor) {
       this.#options = options;
       // 2026-07-28 declares the client on every request, not once: the requestor carries it.
       this.#requestor = new TaskRequestor({ ...requestor, clientCapabilities: this.#capabilities(), clientInfo: this.#clientInfo() });
-      this.#now = requestor?.now ?? Date.now;
+      // The requestor's clock when it was given one, else Date.now read at each use (fake timers).
+      this.#now = requestor?.now ?? (() => Date.now());
       transport.onmessage = (message) => this.#receive(message);
       transport.onclose = () => this.#lost(new Error('Connection closed: the transport closed'));
       // Once closed, the transport's aborted requests are the close itself, not errors.
