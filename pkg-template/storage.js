@@ -24,6 +24,11 @@ function defaultStorageError(why) {
   return Object.assign(new Error(`Task storage unavailable: ${why}`), { code: -32603, reason: 'storage_unavailable' });
 }
 
+/** The default report of damage found in the storage: the operator's log (stderr). */
+function defaultOnDamaged(detail) {
+  console.error(`mcp-task-core: ${detail}`);
+}
+
 function defaultConflictError(n) {
   return Object.assign(new Error(`Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`), {
     code: -32603,
@@ -39,15 +44,21 @@ class StorageLoop {
   #engineError;
   #storageError;
   #conflictError;
+  #onDamaged;
 
   /**
    * @param {{ load: Function, loadContext: Function, write: Function }} storage
    * @param {{ timeoutMs?: number, onOutput?: (output: object) => void, engineError?: (err: any) => any,
-   *           storageError?: (why: string) => Error, conflictError?: (attempts: number) => Error }} [options]
+   *           storageError?: (why: string) => Error, conflictError?: (attempts: number) => Error,
+   *           onDamaged?: (detail: string, taskId: string) => void }} [options]
    *   `timeoutMs` (default 5000): a caller waits at most this long for the storage;
    *   `onOutput`: every output except `persist`, once its task's write landed (in order);
    *   `engineError`: maps an error thrown by the engine; `storageError` / `conflictError`: the
-   *   errors thrown when the storage does not answer / the task keeps changing.
+   *   errors thrown when the storage does not answer / the task keeps changing; `onDamaged`:
+   *   told about every record found damaged (what the key holds, for the operator; default:
+   *   `console.error`). The engine decides what damage means (see `restoreStored`): the task
+   *   is failed and its work stopped where a copy is held, it is left out of list pages, and
+   *   a request for it gets a -32603 `damaged_record` error.
    */
   constructor(storage, options = {}) {
     for (const m of ['load', 'loadContext', 'write']) {
@@ -61,6 +72,7 @@ class StorageLoop {
     this.#engineError = options.engineError ?? ((err) => err);
     this.#storageError = options.storageError ?? defaultStorageError;
     this.#conflictError = options.conflictError ?? defaultConflictError;
+    this.#onDamaged = options.onDamaged ?? defaultOnDamaged;
   }
 
   /**
@@ -106,7 +118,8 @@ class StorageLoop {
         if (!(plan.write && engine.hasTask(plan.taskId))) await this.#loadTask(engine, plan.taskId);
       } else if (typeof plan.context === 'string' || plan.context === null) {
         const entries = await this.#storageCall(() => this.#storage.loadContext(plan.context));
-        for (const { record } of entries) this.#call(() => engine.restore(record));
+        // A damaged entry is reported and left out: it never fails the page.
+        for (const { taskId, record, version } of entries) this.#restore(engine, taskId, record, version, false);
       }
       for (let attempt = 1; ; attempt++) {
         let value;
@@ -143,9 +156,35 @@ class StorageLoop {
   }
 
   async #loadTask(engine, taskId) {
-    const record = await this.#storageCall(() => this.#storage.load(taskId));
-    if (record === null || record === undefined) engine.forgetTask(taskId);
-    else this.#call(() => engine.restore(record));
+    const stored = await this.#storageCall(() => this.#storage.load(taskId));
+    if (stored === null || stored === undefined) engine.forgetTask(taskId);
+    else if (typeof stored === 'string') this.#restore(engine, taskId, stored, null, true);
+    else this.#restore(engine, taskId, stored.record, stored.version, true);
+  }
+
+  /**
+   * `engine.restoreStored(...)`: damage is reported; for a task not held here it is the
+   * operation's error when `strict` (a read of that task), else the task is left out.
+   */
+  #restore(engine, taskId, record, version, strict) {
+    let found;
+    try {
+      found = engine.restoreStored(String(taskId), record ?? null, version === null || version === undefined ? null : String(version));
+    } catch (err) {
+      if (!(err && err.code === 'damaged_record')) throw this.#engineError(err);
+      this.#report(err.detail ?? err.message, taskId);
+      if (strict) throw this.#engineError(err);
+      return;
+    }
+    if (found !== null && found !== undefined) this.#report(found, taskId);
+  }
+
+  #report(detail, taskId) {
+    try {
+      this.#onDamaged(detail, taskId);
+    } catch {
+      // A listener's fault must not break the loop.
+    }
   }
 
   async #storageCall(fn) {
@@ -176,8 +215,9 @@ class StorageLoop {
           const r = results[i];
           if (!r) return;
           lost.add(p.taskId);
-          if (r.conflict === null || r.conflict === undefined) engine.forgetTask(p.taskId);
-          else this.#call(() => engine.restore(r.conflict));
+          const gone = (r.conflict === null || r.conflict === undefined) && (r.version === null || r.version === undefined);
+          if (gone) engine.forgetTask(p.taskId);
+          else this.#restore(engine, p.taskId, r.conflict ?? null, r.version ?? null, false);
         });
         for (const id of lost) conflicts.add(id);
       }
