@@ -262,7 +262,8 @@ impl Engine {
     /// ```
     pub fn restore_stored(&mut self, task_id: &str, record: Option<&str>, version: Option<&str>) -> Result<Option<String>, HostError> {
         let Some(record) = record else {
-            return self.damaged(task_id, "the key does not hold a task record".to_owned(), version, None);
+            let why = format!("the key does not hold a task record (the storage found {})", version.unwrap_or("something else"));
+            return self.damaged(task_id, why, version, None);
         };
         let s: Stored<'_> = match serde_json::from_str(record) {
             Ok(s) => s,
