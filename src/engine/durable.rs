@@ -6,9 +6,9 @@
 
 use super::channel::PendingRequest;
 use super::Engine;
+use crate::audit::AuditAction;
 use crate::core::table::{Lease, OptionalMs, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
-use crate::audit::AuditAction;
 use crate::error::HostError;
 use crate::output::{Event, Output, Persist};
 use crate::protocol::jsonrpc::json_string;
@@ -284,7 +284,13 @@ impl Engine {
     }
 
     /// The decision on damage under task `task_id`'s key (see [`restore_stored`](Self::restore_stored)).
-    fn damaged(&mut self, task_id: &str, why: String, found: Option<&str>, stored_version: Option<u64>) -> Result<Option<String>, HostError> {
+    fn damaged(
+        &mut self,
+        task_id: &str,
+        why: String,
+        found: Option<&str>,
+        stored_version: Option<u64>,
+    ) -> Result<Option<String>, HostError> {
         let now = self.tick();
         let detail = format!("Task storage: the record under the key of task '{task_id}' cannot be used: {why}");
         let Some(t) = self.table.get_mut(task_id) else {
