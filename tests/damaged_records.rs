@@ -100,7 +100,8 @@ fn corruption_error(e: &mut Engine, task_id: &str) -> Value {
     error
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_garbage_version_under_a_running_task_fails_it_everywhere_and_stops_its_work() {
     let clock = ManualClock::new(T0);
     let mut store = Store::default();
@@ -127,7 +128,8 @@ fn a_garbage_version_under_a_running_task_fails_it_everywhere_and_stops_its_work
     assert_eq!(corruption_error(&mut b, &id), error);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_lease_renewal_that_meets_damage_stops_the_work() {
     let clock = ManualClock::new(T0);
     let mut store = Store::default();
@@ -147,7 +149,8 @@ fn a_lease_renewal_that_meets_damage_stops_the_work() {
     assert!(a.poll_output().is_none());
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn another_tasks_record_under_a_key_replaces_the_local_copy_not_the_other_task() {
     let clock = ManualClock::new(T0);
     let mut store = Store::default();
@@ -171,7 +174,8 @@ fn another_tasks_record_under_a_key_replaces_the_local_copy_not_the_other_task()
     assert_eq!(store.record(&t2)["status"], "working");
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn damage_under_a_task_not_held_is_a_server_side_error_and_restores_nothing() {
     let clock = ManualClock::new(T0);
     let mut store = Store::default();
@@ -202,7 +206,8 @@ fn damage_under_a_task_not_held_is_a_server_side_error_and_restores_nothing() {
     assert_eq!(b.get_task(&t1, Some("s")).unwrap().status, TaskStatus::Working);
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_key_of_the_wrong_type_is_replaced_by_the_repair_and_audited() {
     let clock = ManualClock::new(T0);
     let mut store = Store::default();
@@ -228,7 +233,8 @@ fn a_key_of_the_wrong_type_is_replaced_by_the_repair_and_audited() {
     assert!(audit.detail.unwrap().contains("type"));
 }
 
-#[test]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn two_instances_that_repair_the_same_damage_agree() {
     let clock = ManualClock::new(T0);
     let mut store = Store::default();
