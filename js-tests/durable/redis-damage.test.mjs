@@ -166,3 +166,20 @@ test('a garbage version under a running task nobody touches: the next lease rene
   assert.equal((await get(b, id)).result?.status, 'failed');
   assert.match(a.stderr(), new RegExp(`task '${id}'.*"12abc"`));
 });
+
+test('a Redis error inside a script reaches the client without the script hash (the operator keeps it as the cause)', async () => {
+  // The context's index itself of the wrong type: listing cannot work, and says so plainly.
+  const index = 'mcp-task:c:-';
+  await completedTask(a);
+  await admin.rename(index, `${index}:saved`);
+  await admin.set(index, 'not a sorted set');
+  try {
+    const r = await rpc(b.url, 'tasks/list', {});
+    assert.ok(r.error, JSON.stringify(r));
+    assert.match(r.error.message, /Task storage unavailable: WRONGTYPE/);
+    assert.doesNotMatch(r.error.message, /script|[0-9a-f]{40}|@user_script/, r.error.message);
+  } finally {
+    await admin.rename(`${index}:saved`, index);
+  }
+  assert.ok((await listAll(b)).length > 0, 'listing works again');
+});
