@@ -17,6 +17,9 @@
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;
 
+/** Damage findings remembered so that each is reported once. */
+const MAX_REPORTED = 1024;
+
 const noop = () => {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -45,6 +48,8 @@ class StorageLoop {
   #storageError;
   #conflictError;
   #onDamaged;
+  /** Damage already reported (see #report). */
+  #reported = new Set();
 
   /**
    * @param {{ load: Function, loadContext: Function, write: Function }} storage
@@ -180,6 +185,11 @@ class StorageLoop {
   }
 
   #report(detail, taskId) {
+    // Each finding once (list pages meet the same damage again and again), the latest kept.
+    const seen = `${taskId}\0${detail}`;
+    if (this.#reported.has(seen)) return;
+    this.#reported.add(seen);
+    if (this.#reported.size > MAX_REPORTED) this.#reported.delete(this.#reported.values().next().value);
     try {
       this.#onDamaged(detail, taskId);
     } catch {

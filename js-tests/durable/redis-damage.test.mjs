@@ -98,6 +98,9 @@ test('damaged records are left out of list pages and reported; reads answer -326
   await until(() => damaged.every((id) => b.stderr().includes(`task '${id}'`)), 'B to report every damaged record');
   assert.match(b.stderr(), new RegExp(`holds the record of task '${source}'`));
   assert.match(b.stderr(), /type:string/);
+  // Once each, however often pages and reads meet the same damage.
+  await listAll(b);
+  for (const id of damaged) assert.equal(b.stderr().split(`key of task '${id}'`).length - 1, 1, b.stderr());
 
   // A holds a copy of each: it fails them and writes that over the damage.
   const onA = new Map((await listAll(a)).map((t) => [t.taskId, t.status]));
