@@ -52,7 +52,7 @@ for i = 1, #KEYS do
       if not cur[1] then
         local ckey = prefix .. 'c:' .. context
         local existed = redis.call('EXISTS', ckey)
-        redis.call('ZADD', ckey, score, taskId)
+        redis.call('ZADD', ckey, 'NX', score, taskId)
         if expiresAt == '' then
           redis.call('PERSIST', ckey)
         elseif existed == 0 then
