@@ -329,7 +329,8 @@ export type AuditAction =
   | 'expired'
   | 'access_refused'
   | 'limit_hit'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'record_damaged';
 
 /** A record for the host's audit log (only with the `audit: true` option). Nothing to act on. */
 export interface AuditOutput {
@@ -364,8 +365,12 @@ export interface OutputsDroppedOutput {
 export interface PersistOutput {
   kind: 'persist';
   taskId: string;
-  /** The version the store must hold now; `null`: the task must not exist yet. */
-  expectedVersion: number | null;
+  /**
+   * The version the store must hold now; `null`: the task must not exist yet. A string: a
+   * repair of damage under the task's key (see `restoreStored`): the version text the storage
+   * reported for what it holds there, which the compare-and-set expects instead.
+   */
+  expectedVersion: number | string | null;
   /** The version written. */
   version: number;
   /** The task's record (JSON text; see {@link TaskEngine.restore}); `null`: delete it. */
@@ -457,6 +462,9 @@ export interface TextTaskOutcome {
  * - `duplicate_id`: `newTaskId()` returned an empty or already used ID
  * - `invalid_cursor`: a list cursor this engine did not issue to this context
  * - `list_unavailable`: listing needs a context
+ * - `damaged_record`: store mode: the store holds something under the task's key that is not
+ *   its record (unparseable, another task's, a version that disagrees); `detail` says what,
+ *   for the operator (never for a peer)
  * - `no_result`: `getTaskResult` of a task that has no stored result (running, or cancelled)
  * - `invalid_options`: the constructor's options are wrong
  */
@@ -470,6 +478,7 @@ export type TaskEngineErrorCode =
   | 'duplicate_id'
   | 'invalid_cursor'
   | 'list_unavailable'
+  | 'damaged_record'
   | 'no_result'
   | 'invalid_options'
   /** A method of an object whose `free()` was called. */
@@ -542,6 +551,20 @@ export declare class TextTaskEngine {
 
   /** The `subscriptions/listen` stream with this raw JSON id closed. Returns how many task follows ended. */
   unlistenTasks(subscriptionId: string, context?: string | null): number;
+
+  /**
+   * Store mode: restores what the store holds under task `taskId`'s key, as the storage read it
+   * (`record`: `null` when the key holds no task record at all, say a value of another type;
+   * `version`: the version text the storage keeps beside the record, or `null`). Use it for
+   * every read of one task and on every conflict. Damage (an unreadable record, another task's,
+   * a version that disagrees) is decided here: a task held here fails with a storage-corruption
+   * error (its work gets a `cancelled` output) and a `persist` writes that over the damage, so
+   * every instance reads the same; the return value then says what was found, for the
+   * operator's log. `null`: restored as it was.
+   * @throws {TaskEngineError} `damaged_record` (-32603, `detail` for the operator) for damage
+   *   under a task not held here: leave it out of list pages, answer requests for it with it
+   */
+  restoreStored(taskId: string, record: string | null, version: string | null): string | null;
 
   /**
    * Store mode: puts a task record read from the store in place of the local copy (on start,
@@ -832,6 +855,20 @@ export declare class TaskEngine {
 
   /** The `subscriptions/listen` stream with this request id closed. Returns how many task follows ended. */
   unlistenTasks(subscriptionId: JsonRpcId, context?: string | null): number;
+
+  /**
+   * Store mode: restores what the store holds under task `taskId`'s key, as the storage read it
+   * (`record`: `null` when the key holds no task record at all, say a value of another type;
+   * `version`: the version text the storage keeps beside the record, or `null`). Use it for
+   * every read of one task and on every conflict. Damage (an unreadable record, another task's,
+   * a version that disagrees) is decided here: a task held here fails with a storage-corruption
+   * error (its work gets a `cancelled` output) and a `persist` writes that over the damage, so
+   * every instance reads the same; the return value then says what was found, for the
+   * operator's log. `null`: restored as it was.
+   * @throws {TaskEngineError} `damaged_record` (-32603, `detail` for the operator) for damage
+   *   under a task not held here: leave it out of list pages, answer requests for it with it
+   */
+  restoreStored(taskId: string, record: string | null, version: string | null): string | null;
 
   /**
    * Store mode: puts a task record (opaque JSON text, as a `persist` output wrote it) in place of the local copy.

@@ -89,6 +89,12 @@ export interface WasmTaskStoreOptions {
    * (retried until the storage answers) before the next call, and may still land. Default 5000.
    */
   storageTimeoutMs?: number;
+  /**
+   * With `storage`: where a damaged record is reported (unreadable, another task's, a version
+   * that disagrees, a key of the wrong type), once per finding, with the operator's detail.
+   * Clients only ever see -32603. Default: a line on stderr.
+   */
+  onDamaged?: (detail: string, taskId: string) => void;
 }
 
 /** One task change for the storage: the engine's `persist` output plus the task's context. */
@@ -96,8 +102,11 @@ export interface StoragePersist {
   taskId: string;
   /** The engine context (session) of the task; absent when the record is deleted. */
   context?: string | null;
-  /** The version the storage must hold; `null`: the task must not exist yet. */
-  expectedVersion: number | null;
+  /**
+   * The version the storage must hold; `null`: the task must not exist yet. A string: a repair
+   * of damage under the task's key, whose version the storage reported as this text.
+   */
+  expectedVersion: number | string | null;
   /** The version written. */
   version: number;
   /** The record (JSON text) to keep; `null`: delete it. */
@@ -112,16 +121,23 @@ export interface StoragePersist {
  * compare-and-set can (a SQL row with a version column, a Durable Object, ...).
  */
 export interface TaskStorage {
-  /** The stored record of a task, or `null` when there is none (never created, or expired). */
-  load(taskId: string): Promise<string | null>;
-  /** Every stored record of a context (for `tasks/list`), in creation order. */
-  loadContext(context: string | null): Promise<{ taskId: string; record: string }[]>;
   /**
-   * Writes each persist if the stored version equals its `expectedVersion` (`null`: absent).
-   * Resolves to one entry per persist: `null` when written, else `{ conflict }` with the record
-   * stored now (`null`: none). Rejects when the outcome is unknown (the store then retries).
+   * What the storage holds under a task's key, or `null` when there is nothing (never created,
+   * or expired): the record text alone, or `{ record, version }` with the version text kept
+   * beside it for the compare-and-set (`record: null`: the key holds no task record, say a
+   * value of another type; its `version` then names what is there). The engine judges it: a
+   * record that is not the task's, or whose version disagrees, is damage (see `restoreStored`).
    */
-  write(persists: StoragePersist[]): Promise<(null | { conflict: string | null })[]>;
+  load(taskId: string): Promise<string | { record: string | null; version: string | null } | null>;
+  /** Every stored record of a context (for `tasks/list`), in creation order; damaged ones are left out of the page. */
+  loadContext(context: string | null): Promise<{ taskId: string; record: string | null; version?: string | null }[]>;
+  /**
+   * Writes each persist if the stored version equals its `expectedVersion` (`null`: absent; a
+   * string: exactly that version text). Resolves to one entry per persist: `null` when written,
+   * else `{ conflict, version? }` with what is stored now (`conflict: null` and no `version`:
+   * nothing). Rejects when the outcome is unknown (the store then retries).
+   */
+  write(persists: StoragePersist[]): Promise<(null | { conflict: string | null; version?: string | null })[]>;
 }
 
 /**

@@ -271,10 +271,11 @@ const STORE_OPTIONS = [
   'leaseMs',
   'cursorKey',
   'storageTimeoutMs',
+  'onDamaged',
 ];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
-const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs'];
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
 
 /** The engine's name of an option this store passes on -> the store's own name for it. */
 const CALLER_NAMES = /** @type {Record<string, string>} */ ({
@@ -535,8 +536,10 @@ class WasmTaskStore {
       if (options.cursorKey !== undefined) store.cursorKey = String(options.cursorKey);
       this.#engineOptions.store = store;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
+      if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('options.onDamaged must be a function');
       this.#loop = new StorageLoop(st, {
         timeoutMs,
+        onDamaged: options.onDamaged,
         onOutput: (o) => {
           if (o.kind === 'expired') this.#tellExpired(o);
           else if (o.kind === 'cancelled') this.#tellCancelled(o);

@@ -15,6 +15,13 @@ export interface StorageLoopOptions {
   storageError?: (why: string) => Error;
   /** The error thrown when a task keeps changing under an operation (default: code -32603, reason `storage_conflict`). */
   conflictError?: (attempts: number) => Error;
+  /**
+   * Told about every damaged record found under a task's key (what is there, for the operator's
+   * log; never sent to a client). Default: `console.error`. The engine decides the outcome: a
+   * task held here fails with a storage-corruption error written over the damage, a list page
+   * leaves it out, a read of it fails with -32603 `damaged_record`.
+   */
+  onDamaged?: (detail: string, taskId: string) => void;
 }
 
 /** What an operation needs loaded and whether it changes its task. */

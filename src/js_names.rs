@@ -317,6 +317,7 @@ mod tests {
             HostError::DuplicateId { task_id: t() },
             HostError::InvalidCursor,
             HostError::ListUnavailable { message: t() },
+            HostError::DamagedRecord { task_id: t(), detail: t() },
         ];
         let mut codes: BTreeSet<String> = errors.iter().map(|e| e.code().to_owned()).collect();
         // The SDK store's own refusal (crate::StoreError): a task with no stored result.
@@ -336,6 +337,7 @@ mod tests {
             AuditAction::AccessRefused,
             AuditAction::LimitHit,
             AuditAction::RateLimited,
+            AuditAction::RecordDamaged,
         ];
         assert_eq!(union("AuditAction"), actions.iter().map(|a| a.name().to_owned()).collect());
         let statuses = ["working", "input_required", "completed", "failed", "cancelled"];

@@ -89,7 +89,7 @@ test('redisStorage: an unknown key is refused', () => {
 });
 
 test('StorageLoop: an unknown key is refused', () => {
-  refuses(() => new StorageLoop(storage, { timeout: 5 }), /^StorageLoop options\.timeout is not an option \(known here: timeoutMs, onOutput, engineError, storageError, conflictError\)$/);
+  refuses(() => new StorageLoop(storage, { timeout: 5 }), /^StorageLoop options\.timeout is not an option \(known here: timeoutMs, onOutput, engineError, storageError, conflictError, onDamaged\)$/);
   refuses(() => new StorageLoop(storage, { timeoutMs: '5s' }), /^StorageLoop options\.timeoutMs must be a non-negative number/);
   refuses(() => new StorageLoop(storage, { onOutput: 'log' }), /^StorageLoop options\.onOutput must be a function$/);
   assert.ok(new StorageLoop(storage, { timeoutMs: 5, onOutput() {} }));
