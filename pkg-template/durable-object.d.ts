@@ -37,6 +37,13 @@ export declare class TaskEngineObject {
   execute(task: TextExecuteOutput): Promise<void>;
   /** The work of `taskId` must stop. */
   cancelled(taskId: string): void;
+  /**
+   * A damaged row of `mcp_tasks` (unreadable, another task's record, a version that disagrees),
+   * with what was found, for the operator's log (never sent to a client). Default:
+   * `console.error`. A task held here fails with a storage-corruption error written over the
+   * damage; a row found damaged at start is left out, and the object starts with the rest.
+   */
+  damaged(detail: string, taskId: string): void;
   /** A JSON-RPC message that is not about tasks; the reply text or null. Default: -32601. */
   forward(message: string, context: string | null): Promise<string | null>;
   /** The engine context of a request. Default: the routing key. */

@@ -84,6 +84,16 @@ export class TaskEngineObject extends DurableObject {
   /** Work of `taskId` must stop (cancelled, or ended elsewhere). */
   cancelled(_taskId) {}
 
+  /**
+   * A damaged row of `mcp_tasks` (unreadable, another task's record, a version that disagrees):
+   * `detail` says what was found, for the operator's log, never for a client. Default:
+   * `console.error`. The engine decides the outcome: a task held here fails with a
+   * storage-corruption error written over the damage; one found damaged at start is left out.
+   */
+  damaged(detail, taskId) {
+    console.error(`mcp-task-core: damaged task record ${taskId}: ${detail}`);
+  }
+
   /** A JSON-RPC message that is not about tasks (the engine forwards it). Default: -32601. */
   async forward(message, _context) {
     const m = JSON.parse(message);
@@ -102,7 +112,8 @@ export class TaskEngineObject extends DurableObject {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
     this.#engine = new TextTaskEngine({ ...this.#options(), store: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
-    for (const row of sql.exec('SELECT record FROM mcp_tasks')) this.#engine.restore(row.record);
+    // A damaged row is reported and left out: one bad record must not keep the object from starting.
+    for (const row of sql.exec('SELECT id, version, record FROM mcp_tasks')) this.#restoreRow(row.id, row.record, row.version);
     return this.#settle();
   }
 
@@ -155,15 +166,18 @@ export class TaskEngineObject extends DurableObject {
   }
 
   /**
-   * Compare-and-set of one persist. This object is the only writer of its storage, so a
-   * mismatch means a bug: the stored record is restored and the error reported.
+   * Compare-and-set of one persist (versions compared as text: a repair expects the damaged
+   * version text it was told). This object is the only writer of its storage, so a mismatch is
+   * damage, which the engine repairs (its persist follows in the same settle), or a bug: the
+   * stored record is restored and the error reported.
    */
   #write(p) {
     const sql = this.ctx.storage.sql;
     const conflict = this.ctx.storage.transactionSync(() => {
       const rows = sql.exec('SELECT version, record FROM mcp_tasks WHERE id = ?', p.taskId).toArray();
       const current = rows.length ? rows[0] : null;
-      if ((current ? Number(current.version) : null) !== p.expectedVersion) return { record: current ? current.record : null };
+      const expected = p.expectedVersion === null ? null : String(p.expectedVersion);
+      if ((current ? String(current.version) : null) !== expected) return { current };
       if (p.record === null) sql.exec('DELETE FROM mcp_tasks WHERE id = ?', p.taskId);
       else {
         sql.exec(
@@ -176,11 +190,32 @@ export class TaskEngineObject extends DurableObject {
       }
       return null;
     });
-    if (conflict) {
-      if (conflict.record === null) this.#engine.forgetTask(p.taskId);
-      else this.#engine.restore(conflict.record);
-      throw new Error(`mcp_tasks: version conflict on task ${p.taskId} (another writer?)`);
+    if (conflict === null) return;
+    const { current } = conflict;
+    if (current === null) {
+      this.#engine.forgetTask(p.taskId);
+    } else if (this.#restoreRow(p.taskId, current.record, current.version)) {
+      return; // damage: the engine failed the task and its repair is the next persist
     }
+    throw new Error(`mcp_tasks: version conflict on task ${p.taskId} (another writer?)`);
+  }
+
+  /** Restores one stored row through the engine's judgement; true when it found damage. */
+  #restoreRow(taskId, record, version) {
+    let found;
+    try {
+      found = this.#engine.restoreStored(String(taskId), record ?? null, version === null || version === undefined ? null : String(version));
+    } catch (err) {
+      if (err?.code !== 'damaged_record') throw err;
+      found = err.detail ?? err.message;
+    }
+    if (found === null || found === undefined) return false;
+    try {
+      this.damaged(found, taskId);
+    } catch {
+      // a reporter's fault must not break the object
+    }
+    return true;
   }
 
   async #arm() {

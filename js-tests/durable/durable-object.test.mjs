@@ -85,7 +85,9 @@ async function startMiniflare() {
     });
   const release = (tenant, taskId) =>
     fetch(new URL('/release', url), { method: 'POST', headers: { 'x-tenant': tenant }, body: JSON.stringify({ taskId }) });
-  return { mf, rpc, rows, post, release };
+  const damage = (tenant, change) => fetch(new URL('/damage', url), { method: 'POST', headers: { 'x-tenant': tenant }, body: JSON.stringify(change) });
+  const damaged = async (tenant) => (await fetch(new URL('/damaged', url), { headers: { 'x-tenant': tenant } })).json();
+  return { mf, rpc, rows, post, release, damage, damaged };
 }
 
 test('Durable Object: dispose and recreate over the same storage', { timeout: 60_000 }, async (t) => {
@@ -168,6 +170,43 @@ test("Durable Object: a waiting tasks/result gets its own principal's answer whe
     assert.ok(bob, "bob's tasks/result was never answered");
     assert.equal(bob.id, 2);
     assert.deepEqual(bob.result.content, [{ type: 'text', text: 'gated done for bob' }]);
+  } finally {
+    await mf.dispose();
+  }
+});
+
+test('Durable Object: a damaged row fails its task (written back) instead of wedging it, and never keeps the object from starting', { timeout: 60_000 }, async () => {
+  let { mf, rpc, rows, release, damage, damaged } = await startMiniflare();
+  let broken;
+  let kept;
+  try {
+    // A running task whose stored version is garbage: its outcome meets the damage at the
+    // compare-and-set; the engine fails it and writes that over the damage.
+    const running = (await rpc('t5', 'tools/call', { name: 'gated', arguments: {}, task: { ttl: 60_000 } })).result.task.taskId;
+    await damage('t5', { taskId: running, version: 'garbage' });
+    await release('t5', running);
+    const task = (await until(async () => {
+      const t = (await rpc('t5', 'tasks/get', { taskId: running })).result;
+      return t?.status === 'working' ? null : t;
+    }, 'the damaged task to end', 5000));
+    assert.equal(task.status, 'failed', JSON.stringify(task));
+    assert.match(task.statusMessage, /damaged/);
+    const row = (await rows('t5')).find((r) => r.id === running);
+    assert.match(String(row.version), /^\d+$/, 'a valid version written over the damage');
+    assert.ok((await damaged('t5')).some((d) => d.taskId === running && /garbage/.test(d.detail)), 'reported to the operator');
+
+    // An unreadable row: the object still starts, with every other task.
+    broken = (await rpc('t6', 'tools/call', { name: 'quick', arguments: {}, task: { ttl: 600_000 } })).result.task.taskId;
+    kept = (await rpc('t6', 'tools/call', { name: 'quick', arguments: {}, task: { ttl: 600_000 } })).result.task.taskId;
+    await damage('t6', { taskId: broken, record: '{not json' });
+  } finally {
+    await mf.dispose();
+  }
+  ({ mf, rpc, damaged } = await startMiniflare());
+  try {
+    assert.equal((await rpc('t6', 'tasks/get', { taskId: kept })).result?.status, 'completed');
+    assert.ok((await rpc('t6', 'tasks/get', { taskId: broken })).error, 'the damaged task is left out');
+    assert.ok((await damaged('t6')).some((d) => d.taskId === broken), 'reported at start');
   } finally {
     await mf.dispose();
   }
