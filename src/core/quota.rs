@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn a_finished_task_counts_by_its_stored_size_not_as_running_work() {
         let a = QuotaKey::of(None, Some("ctx"));
-        let l = limits(1, 3 * RECORD_BYTES);
+        let l = limits(1, 4 * RECORD_BYTES);
         let mut q = Quotas::default();
         q.change(&a, None, RUNNING);
         assert!(q.admit(&a, &l).is_err());
@@ -202,7 +202,7 @@ mod tests {
         assert_eq!(q.usage(&a), Usage { running: 0, bytes: RECORD_BYTES + 300 });
         assert_eq!(q.admit(&a, &l), Ok(()), "finished tasks no longer hold a running slot");
         q.change(&a, None, finished);
-        assert_eq!(q.admit(&a, &l), Err(QuotaRefusal::BytesPerKey { limit: 3 * RECORD_BYTES }), "but their bytes count");
+        assert_eq!(q.admit(&a, &l), Err(QuotaRefusal::BytesPerKey { limit: 4 * RECORD_BYTES }), "but their bytes count");
         q.change(&a, finished, None);
         q.change(&a, finished, None);
         assert_eq!((q.keys(), q.total()), (0, Usage::default()), "a key that holds nothing is forgotten");

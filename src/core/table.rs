@@ -481,6 +481,51 @@ impl TaskTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::quota::Usage;
+
+    fn new_task(id: &str, context: Option<&str>, quota_key: Option<&str>) -> NewTask {
+        NewTask {
+            id: id.to_owned(),
+            context: context.map(str::to_owned),
+            quota_key: quota_key.map(str::to_owned),
+            kind: RequestKind::ToolsCall,
+            ttl: Some(1_000),
+            poll_interval: None,
+            progress_token: None,
+            dialect: Dialect::Legacy,
+        }
+    }
+
+    #[test]
+    fn usage_follows_every_change_of_a_task_until_it_leaves() {
+        let limits = crate::Limits::default();
+        let mut t = TaskTable::with_stable_order();
+        let key = QuotaKey::of(Some("10.0.0.1"), None);
+        t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
+        assert_eq!(t.quotas.usage(&key), Usage { running: 1, bytes: RECORD_BYTES + 2 });
+        assert_eq!(t.quotas.usage(&QuotaKey::of(None, None)), Usage::default(), "not the context's");
+        t.set_message("t1", Some("half".into()), 1).unwrap();
+        assert_eq!(t.quotas.usage(&key).bytes, RECORD_BYTES + 6);
+        t.move_to("t1", TaskStatus::Completed, Some(None), Some(Outcome::Result("{}".into())), 2).unwrap();
+        assert_eq!(t.quotas.usage(&key), Usage { running: 0, bytes: RECORD_BYTES + 4 }, "finished: its size only");
+        // A newer copy from the store replaces the local one under the same key.
+        let mut copy = t.forget("t1").unwrap();
+        assert_eq!(t.quotas.total(), Usage::default());
+        t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
+        copy.status_message = Some("from the store".into());
+        t.put_restored(copy);
+        assert_eq!(t.quotas.usage(&key), Usage { running: 0, bytes: RECORD_BYTES + 4 + 14 });
+        assert_eq!(t.quotas.total(), t.quotas.usage(&key));
+        // A task first seen in the store counts under its context; expiry frees it all.
+        let mut other = t.forget("t1").unwrap();
+        t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
+        t.forget("t1");
+        other.id = Arc::from("t2");
+        t.put_restored(other);
+        assert_eq!(t.quotas.usage(&QuotaKey::of(None, None)).bytes, RECORD_BYTES + 4 + 14);
+        while t.pop_expired(10_000).is_some() {}
+        assert_eq!((t.quotas.keys(), t.quotas.total()), (0, Usage::default()));
+    }
 
     #[test]
     fn store_mode_creation_numbers_come_from_the_record_and_never_collide() {
