@@ -4,8 +4,9 @@
 // and polling at the advertised interval are never refused; a flood from one client still is
 // (-32000), without starving the others; finished tasks count by their size, not as running work.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { installWithSdk2, modernClient, sleep, terminal } from './harness.mjs';
+import { installWithSdk2, modernClient, responseBody, sleep, terminal } from './harness.mjs';
 
 const ADDRESS = 'x-client-address';
 const POLL_MS = 200;
@@ -167,5 +168,55 @@ test('the quotaKey option: refused when malformed; a function decides the key', 
     assert.deepEqual(seen, [null, null, null], 'the function gets the principal (none here)');
   } finally {
     tasks.close();
+  }
+});
+
+test('by default, a 2025-11-25 session is its own quota key', async () => {
+  const tasks = new mod.TasksExtension({ engineOptions: { limits: { maxRunningTasksPerKey: 1 } } });
+  const factory = () => {
+    const server = new sdk.McpServer({ name: 'quota-sessions', version: '1.0.0' });
+    tasks.install(server);
+    tasks.registerTool(server, 'hold', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
+      await new Promise((resolve) => task.signal.addEventListener('abort', resolve, { once: true }));
+      return { content: [] };
+    });
+    return server;
+  };
+  // Sessions as examples/sdk2-server keeps them: one transport (and McpServer) per session.
+  const sessions = new Map();
+  const fetch = async (request) => {
+    const id = request.headers.get('mcp-session-id');
+    let transport = id === null ? undefined : sessions.get(id);
+    if (transport === undefined) {
+      transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
+      await factory().connect(transport);
+    }
+    return transport.handleRequest(request);
+  };
+  const session = async () => {
+    let sid = null;
+    let seq = 0;
+    const post = async (body) => {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+      if (sid !== null) headers['mcp-session-id'] = sid;
+      const response = await fetch(new Request('http://127.0.0.1/mcp', { method: 'POST', headers, body: JSON.stringify(body) }));
+      sid ??= response.headers.get('mcp-session-id');
+      return body.id === undefined ? null : responseBody(response, body.id);
+    };
+    const init = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'quota-test', version: '1.0.0' } };
+    assert.equal((await post({ jsonrpc: '2.0', id: ++seq, method: 'initialize', params: init })).error, undefined);
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return () => post({ jsonrpc: '2.0', id: ++seq, method: 'tools/call', params: { name: 'hold', arguments: {}, task: { ttl: 60_000 } } });
+  };
+  try {
+    const a = await session();
+    const b = await session();
+    assert.equal((await a()).result?.task?.status, 'working');
+    const refused = await a();
+    assert.equal(refused.error?.code, LIMIT_EXCEEDED, JSON.stringify(refused));
+    assert.equal((await b()).result?.task?.status, 'working', 'another anonymous session has its own allowance');
+  } finally {
+    tasks.close();
+    await Promise.all([...sessions.values()].map((t) => t.close()));
   }
 });
