@@ -404,8 +404,8 @@ describe('store API', () => {
     assert.equal(e.engine.taskCount, 1);
   });
 
-  test('limits on live tasks', () => {
-    const e = engine({ limits: { maxTasksPerContext: 2, maxTasksTotal: 3 } });
+  test('limits on running tasks', () => {
+    const e = engine({ limits: { maxRunningTasksPerKey: 2, maxRunningTasksTotal: 3 } });
     e.startTool('slow', 'a');
     e.startTool('slow', 'a');
     const full = e.error('tools/call', { name: 'slow', task: {} }, 'a');

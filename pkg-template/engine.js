@@ -77,8 +77,8 @@ export function objectTaskEngine(Text) {
       return parseOrNull(this.#live().handle(messageText(message, 'message'), context, inbound));
     }
 
-    startTask(request, context) {
-      return JSON.parse(this.#live().startTask(messageText(request, 'request'), context));
+    startTask(request, context, inbound) {
+      return JSON.parse(this.#live().startTask(messageText(request, 'request'), context, inbound));
     }
 
     listenTasks(request, context) {

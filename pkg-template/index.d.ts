@@ -31,6 +31,13 @@ export interface HandleOptions {
   dialect?: Dialect;
   /** The Streamable HTTP `Mcp-Name` header: must match `params.taskId` of extension `tasks/*` (`-32020` otherwise). */
   mcpName?: string;
+  /**
+   * Whose allowance the message spends: the rate limit and the `…PerKey` {@link LimitOptions}
+   * (a session ID, an authenticated user, a client address), apart from whose tasks it sees
+   * (the context). Omitted: the context is the key, so clients that share a context (every
+   * anonymous client, for one) share its allowance.
+   */
+  quotaKey?: string;
 }
 
 /** Request methods the engine can run as tasks (task-augmented requests). */
@@ -135,10 +142,23 @@ export interface TtlOptions {
  * its default.
  */
 export interface LimitOptions {
-  /** Live tasks one context may hold. Default 1 000. */
-  maxTasksPerContext?: number;
-  /** Live tasks in the whole engine. Default 100 000. */
-  maxTasksTotal?: number;
+  /**
+   * Running tasks (`working` or `input_required`) one quota key may hold (see
+   * {@link HandleOptions.quotaKey}: without one, the context is the key). Finished tasks do not
+   * count. Default 1 000.
+   */
+  maxRunningTasksPerKey?: number;
+  /** Running tasks in the whole engine. Default 10 000. */
+  maxRunningTasksTotal?: number;
+  /**
+   * Stored bytes one quota key's tasks may hold: every live task, finished or not, counts its
+   * record (256 bytes) and the texts it keeps (ID, status message, result or error) until it
+   * expires. A new task is refused while the key is full; a result is always kept.
+   * Default 64 MiB (67 108 864).
+   */
+  maxStoredBytesPerKey?: number;
+  /** Stored bytes of every task in the engine, counted the same way. Default 1 GiB (1 073 741 824). */
+  maxStoredBytesTotal?: number;
   /** Size of a stored result or error, in bytes of JSON text. Default 4 MiB (4 194 304). */
   maxResultBytes?: number;
   /** Unanswered side-channel requests (e.g. elicitations) for one task. Default 64. */
@@ -156,9 +176,10 @@ export interface LimitOptions {
    */
   maxPendingOutputs?: number;
   /**
-   * Token bucket for `tasks/*` requests per context: `burst` at once, refilled at
-   * `perSecond` (on the injected clock). Refused requests get a JSON-RPC error.
-   * Default `{ burst: 200, perSecond: 50 }`; `null` turns it off.
+   * Token bucket for `tasks/*` requests per quota key (see {@link HandleOptions.quotaKey}):
+   * `burst` at once, refilled at `perSecond` (on the injected clock). Refused requests get a
+   * JSON-RPC error (`-32000`). Default `{ burst: 1000, perSecond: 200 }`: one client polling 40
+   * tasks at 200 ms, or 200 at 1 s; `null` turns it off.
    */
   rateLimit?: RateLimitOptions | null;
 }
@@ -537,9 +558,10 @@ export declare class TextTaskEngine {
    * Tasks extension: turns a forwarded `tools/call` (a `perCall` tool, or any call the host
    * chooses) into a task. Returns the `CreateTaskResult` response text to send; an `execute`
    * output follows. The task exists before this returns, so a `tasks/get` for it resolves.
+   * Of `inbound`, only `quotaKey` is read (whose allowance the task spends).
    * @throws {TaskEngineError} `invalid_argument` (not a `tools/call`, or the client did not declare the extension), `limit_exceeded`
    */
-  startTask(request: string, context?: string | null): string;
+  startTask(request: string, context?: string | null, inbound?: HandleOptions | null): string;
 
   /**
    * Tasks extension: the task part of a `subscriptions/listen` request (its JSON text). From
@@ -840,9 +862,10 @@ export declare class TaskEngine {
   /**
    * Tasks extension: turns a forwarded `tools/call` into a task. Returns the `CreateTaskResult`
    * response to send; an `execute` output follows.
+   * Of `inbound`, only `quotaKey` is read (whose allowance the task spends).
    * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`
    */
-  startTask(request: JsonRpcRequest | string, context?: string | null): JsonRpcResultResponse;
+  startTask(request: JsonRpcRequest | string, context?: string | null, inbound?: HandleOptions | null): JsonRpcResultResponse;
 
   /**
    * Tasks extension: the task part of a `subscriptions/listen` request. Returns `{ taskIds }`

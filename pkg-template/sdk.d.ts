@@ -19,10 +19,20 @@ import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcon
  * a `TaskStoreError` (-32603, reason `limit_exceeded`); see `propagateTaskCreationErrors`.
  */
 export interface WasmTaskStoreLimits {
-  /** Live tasks one session (or all session-less callers together) may hold. Default: no limit. */
-  maxTasksPerContext?: number | null;
-  /** Live tasks in the whole store. Default: no limit. */
-  maxTasksTotal?: number | null;
+  /**
+   * Running tasks (`working` or `input_required`) one session (or all session-less callers
+   * together) may hold. Default: no limit.
+   */
+  maxRunningTasksPerKey?: number | null;
+  /** Running tasks in the whole store. Default: no limit. */
+  maxRunningTasksTotal?: number | null;
+  /**
+   * Stored bytes of one session's tasks (each live task counts 256 bytes and the texts it keeps:
+   * ID, status message, result or error). A new task is refused while it is full. Default: no limit.
+   */
+  maxStoredBytesPerKey?: number | null;
+  /** Stored bytes of every task in the store, counted the same way. Default: no limit. */
+  maxStoredBytesTotal?: number | null;
   /**
    * Size of one stored result or error, in bytes of JSON text. Default 64 MiB (the engine keeps
    * results in wasm memory, which grows but never shrinks).

@@ -231,11 +231,18 @@ const NO_LIMIT = 9e15;
 
 /**
  * Limits of the drop-in store. InMemoryTaskStore has none, so a server that worked with it must
- * keep working: no cap on live tasks (per session or in total) nor on queued messages (a linked
- * WasmTaskMessageQueue keeps them in this engine), and results up to 64 MiB (the engine keeps
- * results in wasm memory, which grows but never shrinks).
+ * keep working: no cap on running tasks or stored bytes (per session or in total) nor on queued
+ * messages (a linked WasmTaskMessageQueue keeps them in this engine), and results up to 64 MiB
+ * (the engine keeps results in wasm memory, which grows but never shrinks).
  */
-const DROP_IN_LIMITS = { maxTasksPerContext: NO_LIMIT, maxTasksTotal: NO_LIMIT, maxResultBytes: 64 * 1024 * 1024, maxQueuedMessagesPerTask: NO_LIMIT };
+const DROP_IN_LIMITS = {
+  maxRunningTasksPerKey: NO_LIMIT,
+  maxRunningTasksTotal: NO_LIMIT,
+  maxStoredBytesPerKey: NO_LIMIT,
+  maxStoredBytesTotal: NO_LIMIT,
+  maxResultBytes: 64 * 1024 * 1024,
+  maxQueuedMessagesPerTask: NO_LIMIT,
+};
 
 /**
  * `options.limits` over the drop-in defaults; `null` or `Infinity` means no limit.

@@ -59,7 +59,20 @@ export interface TasksExtensionOptions {
    * `engineOptions.audit` without it is refused.
    */
   onaudit?: (record: import('mcp-task-core').AuditOutput) => void;
+  /**
+   * Whose allowance a request spends: the engine's rate limit, running tasks and stored bytes
+   * per key (`engineOptions.limits`), apart from whose tasks it sees (the principal). Default:
+   * the transport's session (`ctx.sessionId`); else, authenticated, the principal; else the
+   * client address in `addressHeader` when given (a header the host or its trusted proxy sets,
+   * e.g. `'x-forwarded-for'`, whose last address is used); else none: every anonymous request
+   * then spends one shared allowance. A function `(ctx, principal) => key` decides it instead
+   * (`null` or `undefined`: the principal's allowance).
+   */
+  quotaKey?: QuotaKeyOption;
 }
+
+/** See {@link TasksExtensionOptions.quotaKey}. */
+export type QuotaKeyOption = ((ctx: ServerContext, principal: string | null) => string | null | undefined) | { addressHeader?: string };
 
 /** `McpServer.registerTool`'s config, plus the task policy. */
 export interface TaskToolConfig<Schema extends StandardSchemaWithJSON | undefined = undefined> {

@@ -67,8 +67,33 @@ function isModern(version) {
   return typeof version === 'string' && version >= MODERN_VERSION;
 }
 
+/**
+ * The `quotaKey` option as a function `(ctx, principal) => key`: whose allowance (the engine's rate
+ * limit, running tasks and stored bytes per key) a request spends. The host's own function, or the
+ * default: the transport's session; else, for an authenticated request, none (its context, the
+ * principal, is the key); else the client address in `addressHeader`, when the host names a header
+ * it (or its proxy) sets. No key: the request spends its context's allowance, which every
+ * anonymous client shares. Keys are prefixed by kind, so no client can name another kind's key.
+ */
+function quotaKeyOption(option) {
+  if (typeof option === 'function') return option;
+  const valid =
+    option === undefined ||
+    (isPlainObject(option) && Object.keys(option).every((k) => k === 'addressHeader') && ['string', 'undefined'].includes(typeof option.addressHeader));
+  if (!valid) throw new TypeError("TasksExtension options.quotaKey must be a function (ctx, principal) => string | null, or { addressHeader: 'x-forwarded-for' }");
+  const header = option?.addressHeader;
+  return (ctx, principal) => {
+    if (typeof ctx?.sessionId === 'string' && ctx.sessionId !== '') return `session:${ctx.sessionId}`;
+    if (principal !== null) return null;
+    const value = header === undefined ? null : ctx?.http?.req?.headers?.get?.(header);
+    // The last address of a list: the one the host's own proxy added (earlier ones are the client's word).
+    const address = typeof value === 'string' ? value.split(',').pop().trim() : '';
+    return address === '' ? null : `address:${address}`;
+  };
+}
+
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'onerror', 'onaudit'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit'];
 
 /**
  * The default principal: the authenticated user, never a shared value. A verified token that
@@ -251,6 +276,8 @@ class TasksExtension {
     this._timer = undefined;
     this._timerAt = null;
     this._closed = false;
+    // Per-client limits: whose allowance each request spends (see quotaKeyOption).
+    this._quotaKey = quotaKeyOption(options.quotaKey);
   }
 
   /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
@@ -347,7 +374,7 @@ class TasksExtension {
     const text = this._requestText('tools/call', {}, ctx);
     let response;
     try {
-      response = this.engine.startTask(text, principal);
+      response = this.engine.startTask(text, principal, { quotaKey: this._quotaKeyOf(ctx, principal) });
     } catch (err) {
       if (err?.code === 'invalid_argument') {
         const refusal = new TaskProtocolError(MISSING_CAPABILITY, `Missing required client capability: ${err.message}`, {
@@ -434,14 +461,15 @@ class TasksExtension {
     }
 
     const principal = this._principal(ctx.http?.authInfo);
+    const quotaKey = this._quotaKeyOf(ctx, principal);
     const text = this._requestText('tools/call', request.params, ctx);
-    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25' });
+    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey });
     if (reply === null) {
       this._drain(); // the engine's `forward`: not a task
       if (tool.policy === 'perCall' && (await tool.runAsTask(args, ctx))) {
         let response;
         try {
-          response = this.engine.startTask(text, principal);
+          response = this.engine.startTask(text, principal, { quotaKey });
         } catch (err) {
           if (err?.code !== 'invalid_argument') throw err;
         }
@@ -514,7 +542,8 @@ class TasksExtension {
     }
     const id = mintedId('server');
     const text = this._requestText(method, full, ctx, id);
-    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25' });
+    const quotaKey = this._quotaKeyOf(ctx, principal);
+    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey });
     if (reply !== null) {
       this._drain();
       return this._resultOf(reply);
@@ -659,6 +688,12 @@ class TasksExtension {
     const fullParams = { ...params };
     if (meta !== undefined) fullParams._meta = meta;
     return JSON.stringify({ jsonrpc: '2.0', id, method, params: fullParams });
+  }
+
+  /** The request's quota key for the engine: a non-empty string, or undefined (its context's allowance). */
+  _quotaKeyOf(ctx, principal) {
+    const key = this._quotaKey(ctx, principal);
+    return typeof key === 'string' && key !== '' ? key : undefined;
   }
 
   _resultOf(replyText) {

@@ -46,12 +46,25 @@ impl Default for TtlPolicy {
 
 /// Resource limits. Going past one gives a JSON-RPC error (for a peer) or a
 /// [`HostError`](crate::HostError) (for the host), and changes nothing.
+///
+/// The `per_key` limits and the rate limit apply per quota key: whose allowance a
+/// request spends, which the host names per request
+/// ([`Inbound::quota_key`](crate::Inbound::quota_key): a session, a user, a client
+/// address), and which is the request's context when it names none. The defaults
+/// are sized for a public server: they count what each limit protects (running
+/// work, stored bytes), so finished tasks count only by their size.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
-    /// Live tasks one context may hold.
-    pub max_tasks_per_context: usize,
-    /// Live tasks in the whole engine.
-    pub max_tasks_total: usize,
+    /// Running tasks (`working` or `input_required`) one quota key may hold.
+    pub max_running_tasks_per_key: usize,
+    /// Running tasks in the whole engine.
+    pub max_running_tasks_total: usize,
+    /// Stored bytes one quota key's tasks may hold: every live task counts its
+    /// record (256 bytes) and the texts it keeps (ID, status message, result or
+    /// error). A new task is refused while its key is full; a result is always kept.
+    pub max_stored_bytes_per_key: usize,
+    /// Stored bytes of every task in the engine, counted the same way.
+    pub max_stored_bytes_total: usize,
     /// Size of a stored result or error, in bytes of JSON text.
     pub max_result_bytes: usize,
     /// Side-channel requests (e.g. elicitations) queued for one task.
@@ -60,7 +73,7 @@ pub struct Limits {
     pub max_message_bytes: usize,
     /// Nesting depth of one incoming message.
     pub max_json_depth: usize,
-    /// Token bucket for `tasks/*` requests per context; `None` for no limit.
+    /// Token bucket for `tasks/*` requests per quota key; `None` for no limit.
     pub rate_limit: Option<crate::RateLimit>,
     /// `tasks/result` requests that may wait on one task at once.
     pub max_waiters_per_task: usize,
@@ -74,13 +87,16 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_tasks_per_context: 1_000,
-            max_tasks_total: 100_000,
+            max_running_tasks_per_key: 1_000,
+            max_running_tasks_total: 10_000,
+            max_stored_bytes_per_key: 64 << 20,
+            max_stored_bytes_total: 1 << 30,
             max_result_bytes: 4 << 20,
             max_queued_messages_per_task: 64,
             max_message_bytes: 4 << 20,
             max_json_depth: 64,
-            rate_limit: Some(crate::RateLimit { burst: 200, per_second: 50 }),
+            // One client polling 40 tasks at 200 ms, or 200 at 1 s, with room for bursts.
+            rate_limit: Some(crate::RateLimit { burst: 1_000, per_second: 200 }),
             max_waiters_per_task: 16,
             max_pending_outputs: 10_000,
         }

@@ -31,8 +31,10 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
     (
         "LimitOptions",
         &[
-            "maxTasksPerContext",
-            "maxTasksTotal",
+            "maxRunningTasksPerKey",
+            "maxRunningTasksTotal",
+            "maxStoredBytesPerKey",
+            "maxStoredBytesTotal",
             "maxResultBytes",
             "maxQueuedMessagesPerTask",
             "maxMessageBytes",

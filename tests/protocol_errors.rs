@@ -224,8 +224,8 @@ fn list_and_cancel_follow_the_declared_capabilities() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn limits_refuse_without_changing_anything() {
     let mut config = Config::default();
-    config.limits.max_tasks_per_context = 2;
-    config.limits.max_tasks_total = 3;
+    config.limits.max_running_tasks_per_key = 2;
+    config.limits.max_running_tasks_total = 3;
     config.limits.max_result_bytes = 64;
     config.limits.max_queued_messages_per_task = 2;
     config.limits.max_waiters_per_task = 1;

@@ -107,7 +107,7 @@ fn rate_limit_per_context_on_the_injected_clock() {
 fn every_limit_is_audited() {
     let mut config = Config { audit: true, ..Config::default() };
     config.limits =
-        Limits { max_tasks_per_context: 1, max_message_bytes: 200, max_json_depth: 4, max_result_bytes: 10, ..Limits::default() };
+        Limits { max_running_tasks_per_key: 1, max_message_bytes: 200, max_json_depth: 4, max_result_bytes: 10, ..Limits::default() };
     let mut rig = Rig::new(config);
     rig.engine.register_tool("slow", TaskSupport::Required);
     let id = rig.start(A);

@@ -40,7 +40,7 @@ const taskStore = new WasmTaskStore({
   maxTtlMs: 60 * 60_000,
   pollIntervalMs: POLL_MS,
   pageSize: 4,
-  limits: { maxTasksPerContext: 200 },
+  limits: { maxRunningTasksPerKey: 200 },
 });
 const taskMessageQueue = new WasmTaskMessageQueue({ taskStore });
 

@@ -40,10 +40,15 @@ function sleep(ms, signal) {
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 
+// The client's address, set by this server from the socket (see below): the quota key of an
+// anonymous 2026-07-28 request, so each client has its own allowance (rate, running tasks, bytes).
+const ADDRESS_HEADER = 'x-client-address';
+
 // One runtime (one engine) for the process; every per-request McpServer shares it.
 const tasks = new TasksExtension({
   engineOptions: { ttl: { defaultMs: 600_000, maxMs: 3_600_000 }, pollIntervalMs: 200 },
   onerror: (err) => log(`error: ${err?.stack ?? err}`),
+  quotaKey: { addressHeader: ADDRESS_HEADER },
 });
 
 function createServer() {
@@ -201,7 +206,11 @@ const handler = {
     await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
   },
 };
-const httpServer = http.createServer(toNodeHandler(handler));
+const serve = toNodeHandler(handler);
+const httpServer = http.createServer((req, res) => {
+  req.headers[ADDRESS_HEADER] = req.socket.remoteAddress; // replaces whatever the client sent
+  serve(req, res);
+});
 httpServer.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   console.log(`listening on http://127.0.0.1:${httpServer.address().port}/mcp`);
 });

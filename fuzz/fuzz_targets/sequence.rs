@@ -46,8 +46,8 @@ fuzz_target!(|steps: Vec<Step>| {
         ttl: TtlPolicy { default_ms: 5_000, max_ms: 20_000, allow_unlimited: true },
         page_size: 2,
         limits: Limits {
-            max_tasks_per_context: 8,
-            max_tasks_total: 16,
+            max_running_tasks_per_key: 8,
+            max_running_tasks_total: 16,
             max_queued_messages_per_task: 3,
             max_waiters_per_task: 2,
             ..Limits::default()

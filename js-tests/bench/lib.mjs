@@ -26,7 +26,8 @@ export const phaseClock = process.env.BENCH_CPU_TIME === '1' ? () => {
 
 /** Limits lifted for benchmarks (the default rate limit would refuse most tasks/* requests). */
 export function liftedLimits(maxTasks = 4_000_000) {
-  return { rateLimit: null, maxTasksPerContext: maxTasks, maxTasksTotal: maxTasks };
+  const noLimit = 9e15;
+  return { rateLimit: null, maxRunningTasksPerKey: maxTasks, maxRunningTasksTotal: maxTasks, maxStoredBytesPerKey: noLimit, maxStoredBytesTotal: noLimit };
 }
 
 // ---- wasm linear memory -------------------------------------------------------------------

@@ -1,6 +1,6 @@
 // mcp-task-core benchmarks against the official MCP TypeScript SDK 1.x, printed as one table.
 //
-//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5] [--quick]
+//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6] [--quick]
 //   (P1 includes P1e, the 2026-07-28 dialect; P2 includes P2e, SDK Client → McpServer → store)
 //   (scripts/bench.sh builds the package first and runs this)
 //
@@ -19,11 +19,12 @@ import { REQUESTOR_BUDGET, benchSize } from './p3-size.mjs';
 import { benchColdNode, benchColdWorkerd } from './p4-cold.mjs';
 import { benchScale } from './p5-scale.mjs';
 import { benchSdkEndToEnd } from './p2e-sdk-e2e.mjs';
+import { benchClients } from './p6-clients.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5').split(',').map((s) => s.trim().toUpperCase()));
+const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6').split(',').map((s) => s.trim().toUpperCase()));
 if (typeof globalThis.gc !== 'function') {
   console.error('run with: node --expose-gc js-tests/bench/run.mjs');
   process.exit(2);
@@ -207,6 +208,20 @@ if (only.has('P5')) {
   }
 }
 
+// ---- P6 many clients ------------------------------------------------------------------------
+if (only.has('P6')) {
+  const r = (raw.P6 = await step('P6 many clients', () => benchClients(quick ? { seconds: 10, sharedSeconds: 5, floodSeconds: 3 } : {})));
+  const d = r.distinct;
+  const polled = (t) => `${fmtNum(t.requests)} requests (${t.perSecond.toFixed(0)}/s), ${fmtNum(t.finished)} tasks`;
+  row('P6', `${d.clients} anonymous clients, ${d.clients} addresses, ${d.seconds} s: refused`, `${d.refused} of ${fmtNum(d.requests)}`, polled(d), '—', '0', verdict(d.refused === 0 && d.errors === 0));
+  row('P6', `  tasks/get p50 / p99 (polled every ${d.interval} ms)`, `${d.getP50.toFixed(1)} / ${d.getP99.toFixed(1)} ms`, `${d.errors} other errors`, '—', '—', 'info');
+  const s = r.shared;
+  row('P6', `  the same ${s.clients} clients behind one address, ${s.seconds} s: refused`, `${fmtNum(s.refused)} of ${fmtNum(s.requests)}`, polled(s), '—', 'one allowance', 'info');
+  const f = r.flood;
+  row('P6', `one client flooding tasks/get (64 in flight): refused`, `${fmtNum(f.flood.refused)} of ${fmtNum(f.flood.requests)}`, `${f.flood.perSecond.toFixed(0)} requests/s`, '—', '> 0', verdict(f.flood.refused > 0));
+  row('P6', `  another client polling meanwhile: refused`, `${f.other.refused} of ${f.other.requests}`, `${f.other.errors} other errors`, '—', '0', verdict(f.other.refused === 0));
+}
+
 // ---- the table ------------------------------------------------------------------------------
 meta.loadAverageAtEnd = os.loadavg().map((x) => +x.toFixed(2));
 meta.seconds = +((performance.now() - started) / 1000).toFixed(1);
@@ -232,6 +247,10 @@ if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
 if (raw.P2e) {
   console.log(`P2e: SDK Client and McpServer over InMemoryTransport on both sides, each request awaited in turn; only the`);
   console.log(`     TaskStore + TaskMessageQueue differ. Medians of ${raw.P2e.rounds} interleaved rounds after ${raw.P2e.warmup} warm-up.`);
+}
+if (raw.P6) {
+  console.log(`P6: examples/sdk2-server over HTTP at the engine's default limits; each client runs a 1 s task, polls it at the`);
+  console.log(`    interval it advertises, then starts the next; clients bind their own loopback address (as distinct machines).`);
 }
 if (raw.P5) {
   const shares = Object.values(raw.P5).flatMap((r) => ['get', 'create', 'list'].map((k) => r[k].preemptedShare));

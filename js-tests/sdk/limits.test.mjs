@@ -1,7 +1,7 @@
 // Limits of the drop-in, through the official SDK 1.x (McpServer / Server + Client, no mocks):
 //
 // - Its defaults let a server that worked with InMemoryTaskStore / InMemoryTaskMessageQueue
-//   keep working: no cap on live tasks per session or in total, no cap on queued messages.
+//   keep working: no cap on running tasks or stored bytes per session or in total, no cap on queued messages.
 // - When a configured limit refuses a task, the reason reaches the client. McpServer turns
 //   every error of a tool handler into an `isError` result (only an McpError -32042 passes), and
 //   for a task-augmented call Server then answers "-32602 Invalid task creation result":
@@ -30,7 +30,7 @@ import {
 } from './harness.mjs';
 
 const { WasmTaskStore, WasmTaskMessageQueue, propagateTaskCreationErrors } = ours;
-const TOO_MANY = /^MCP error -32603: Too many live tasks for this context \(limit 2\)$/;
+const TOO_MANY = /^MCP error -32603: Too many running tasks for this client \(limit 2\): wait for some to finish, or cancel some$/;
 
 /** Runs `fn` over InMemoryTransport and Streamable HTTP, each with a fresh store. */
 async function overBoth(storeOptions, extra, fn) {
@@ -137,24 +137,24 @@ describe('drop-in defaults: what worked with InMemoryTaskStore keeps working', (
 });
 
 describe('a limit that refuses a task: the reason reaches the client', () => {
-  const limited = { limits: { maxTasksPerContext: 2 } };
+  const limited = { limits: { maxRunningTasksPerKey: 2 } };
 
   test('SDK behaviour pinned: McpServer alone loses the reason ("-32602 Invalid task creation result")', async () => {
     await overBoth(limited, {}, async ({ client, stores }) => {
-      await createTask(client, 'quick');
-      await createTask(client, 'quick');
+      await createTask(client, 'work', { steps: 0 });
+      await createTask(client, 'work', { steps: 0 });
       const refused = await outcome(createTask(client, 'quick'));
       assert.equal(refused.code, -32602);
       assert.match(refused.message, /Invalid task creation result/);
-      assert.doesNotMatch(refused.message, /Too many live tasks/);
+      assert.doesNotMatch(refused.message, /Too many running tasks/);
       assert.equal(stores.taskStore.size, 2, 'the store refused the third task');
     });
   });
 
   test('with propagateTaskCreationErrors(server): the store\u2019s JSON-RPC error, code and message', async () => {
     await overBoth(limited, { onServer: propagateTaskCreationErrors }, async ({ client, ctl, stores, conn, transport }) => {
-      const first = await createTask(client, 'quick', {}, { ttl: 1000 });
-      await createTask(client, 'quick', {}, { ttl: 5000 });
+      await createTask(client, 'work', { steps: 0 }, { ttl: 1000 });
+      const second = await createTask(client, 'work', { steps: 0 }, { ttl: 5000 });
       const refused = await outcome(createTask(client, 'quick'));
       assert.equal(refused.code, -32603);
       assert.match(refused.message, TOO_MANY);
@@ -169,18 +169,21 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
       // An optional tool called without a task: McpServer's own path, an isError result with the reason.
       const plain = await client.callTool({ name: 'maybe', arguments: { word: 'x' } });
       assert.equal(plain.isError, true);
-      assert.match(textOf(plain), /^Too many live tasks for this context \(limit 2\)$/);
+      assert.match(textOf(plain), /^Too many running tasks for this client \(limit 2\): wait for some to finish, or cancel some$/);
       // Nothing else changes: plain tools, tool errors and the tasks/* requests.
       assert.equal(textOf(await client.callTool({ name: 'plain', arguments: { word: 'y' } })), 'plain: y');
       assert.equal((await outcome(client.callTool({ name: 'nope', arguments: {} }))).ok.isError, true);
       assert.equal((await client.experimental.tasks.listTasks()).tasks.length, 2);
-      await ctl.done(first.taskId);
-      assert.equal(textOf(await client.experimental.tasks.getTaskResult(first.taskId, CallToolResultSchema)), 'quick');
-      // The limit counts live tasks: once one expires, the session may create again.
-      stores.clock.advance(1000);
-      const again = await createTask(client, 'quick');
+      // The limit counts running tasks: once one finishes (or expires), the session may create again.
+      ctl.open(second.taskId, 1);
+      await ctl.done(second.taskId);
+      assert.equal(textOf(await client.experimental.tasks.getTaskResult(second.taskId, CallToolResultSchema)), 'done after 0 steps');
+      const again = await createTask(client, 'work', { steps: 0 });
       assert.equal(again.status, 'working');
-      assert.equal(stores.taskStore.size, 2);
+      assert.equal((await outcome(createTask(client, 'quick'))).code, -32603);
+      stores.clock.advance(1000);
+      assert.equal((await createTask(client, 'quick')).status, 'working', 'the expired task freed its slot');
+      assert.equal(stores.taskStore.size, 3);
       if (transport === 'http') {
         // Per session: another session is not refused.
         const other = (await conn.connect('b')).client;
@@ -190,7 +193,7 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
   });
 
   test('low-level Server: a refusal thrown by the handler already is the JSON-RPC error', async () => {
-    const taskStore = new WasmTaskStore({ timer: false, limits: { maxTasksPerContext: 1 } });
+    const taskStore = new WasmTaskStore({ timer: false, limits: { maxRunningTasksPerKey: 1 } });
     const server = new Server(
       { name: 'low-level', version: '1.0.0' },
       { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: new WasmTaskMessageQueue({ taskStore }) },
@@ -205,7 +208,7 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
       assert.equal((await call()).task.status, 'working');
       const refused = await outcome(call());
       assert.equal(refused.code, -32603);
-      assert.match(refused.message, /^MCP error -32603: Too many live tasks for this context \(limit 1\)$/);
+      assert.match(refused.message, /^MCP error -32603: Too many running tasks for this client \(limit 1\): wait for some to finish, or cancel some$/);
     } finally {
       await client.close();
       await server.close();

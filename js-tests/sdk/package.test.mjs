@@ -145,7 +145,7 @@ import type { TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/expe
 import { JSONRPC_ERROR_META_KEY, JsonRpcError, TaskStoreError, WasmTaskMessageQueue, WasmTaskStore, jsonRpcErrorResult, propagateTaskCreationErrors } from 'mcp-task-core/sdk';
 import type { WasmTaskStoreAllSessions } from 'mcp-task-core/sdk';
 
-const store = new WasmTaskStore({ defaultTtlMs: 1000, maxTtlMs: 2000, pollIntervalMs: 50, pageSize: 10, limits: { maxTasksPerContext: 5 }, now: () => Date.now(), timer: false });
+const store = new WasmTaskStore({ defaultTtlMs: 1000, maxTtlMs: 2000, pollIntervalMs: 50, pageSize: 10, limits: { maxRunningTasksPerKey: 5 }, now: () => Date.now(), timer: false });
 const taskStore: TaskStore = store;
 const taskMessageQueue: TaskMessageQueue = new WasmTaskMessageQueue({ taskStore: store, maxMessagesPerTask: 10 });
 const capabilities = { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } };
@@ -170,7 +170,7 @@ const all: WasmTaskStoreAllSessions = store.allSessions();
 const seen: Promise<{ taskId: string } | null> = all.getTask('id');
 const page: Promise<{ tasks: { status: string }[]; nextCursor?: string }> = all.listTasks();
 void [key, code, stop, n, TaskStoreError, seen, page, all.updateTaskStatus('id', 'cancelled', 'stop'), all.storeTaskResult('id', 'completed', { content: [] })];
-new WasmTaskStore({ limits: { maxTasksPerContext: null, maxTasksTotal: 100_000, maxResultBytes: null } });
+new WasmTaskStore({ limits: { maxRunningTasksPerKey: null, maxRunningTasksTotal: 100_000, maxResultBytes: null } });
 // @ts-expect-error the view takes no session ID
 all.getTask('id', 'session');
 // @ts-expect-error the options are typed

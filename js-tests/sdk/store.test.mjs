@@ -193,7 +193,7 @@ describe('TaskStore contract', () => {
   });
 
   test('limits: too many tasks for one session is refused', async () => {
-    const { create } = setup({ limits: { maxTasksPerContext: 2 } });
+    const { create } = setup({ limits: { maxRunningTasksPerKey: 2 } });
     await create();
     await create();
     await rejects(create(), -32603, 'limit_exceeded');
@@ -215,12 +215,12 @@ describe('TaskStore contract', () => {
       -32603,
       'limit_exceeded',
     );
-    const unset = setup({ limits: { maxTasksPerContext: undefined } });
+    const unset = setup({ limits: { maxRunningTasksPerKey: undefined } });
     for (let i = 0; i < 1001; i++) await unset.create({ ttl: 60_000 }, 'A');
-    const unlimited = setup({ limits: { maxTasksPerContext: null, maxTasksTotal: Infinity, maxResultBytes: null } });
+    const unlimited = setup({ limits: { maxRunningTasksPerKey: null, maxRunningTasksTotal: Infinity, maxResultBytes: null } });
     const u = await unlimited.create();
     await unlimited.store.storeTaskResult(u.taskId, 'completed', { content: [{ type: 'text', text: 'x'.repeat(64 * 1024 * 1024) }] }, 'A');
-    const total = setup({ limits: { maxTasksTotal: 3 } });
+    const total = setup({ limits: { maxRunningTasksTotal: 3 } });
     await total.create({}, 'A');
     await total.create({}, 'B');
     await total.create({}, undefined);
@@ -234,7 +234,7 @@ describe('TaskStore contract', () => {
     assert.throws(() => new WasmTaskStore(null), TypeError);
     assert.throws(() => new WasmTaskMessageQueue({ taskStore: {} }), TypeError);
     assert.throws(() => new WasmTaskStore({ limits: 5 }), TypeError);
-    assert.throws(() => new WasmTaskStore({ limits: { maxTasksPerContext: -1 } }), TypeError);
+    assert.throws(() => new WasmTaskStore({ limits: { maxRunningTasksPerKey: -1 } }), TypeError);
     assert.throws(() => new WasmTaskStore({ limits: { maxResultBytes: 'big' } }), TypeError);
   });
 

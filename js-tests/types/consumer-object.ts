@@ -39,6 +39,10 @@ export function objectMode(): void {
   engine.handle(42);
 
   const created: JsonRpcResultResponse = engine.startTask(call, 'alice');
+  engine.startTask(call, null, { quotaKey: 'address:10.0.0.1' });
+  engine.handle(call, null, { quotaKey: 'address:10.0.0.1' });
+  // @ts-expect-error: a quota key is a string
+  engine.handle(call, null, { quotaKey: 7 });
   void created;
   const listened: { taskIds: string[] } | { error: JsonRpcErrorResponse; text: string } = engine.listenTasks(call, 'alice');
   if ('error' in listened) void listened.error.error.code;

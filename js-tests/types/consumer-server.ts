@@ -7,6 +7,10 @@ import type { TaskContext, TaskCreatedResult, TaskHandle, TaskToolPolicy } from 
 import * as z from 'zod';
 
 const tasks = new TasksExtension({ engineOptions: { ttl: { defaultMs: 60_000 } }, principal: (auth) => auth?.clientId ?? null, onerror: () => {} });
+new TasksExtension({ quotaKey: { addressHeader: 'x-forwarded-for' } });
+new TasksExtension({ quotaKey: (ctx, principal) => ctx.sessionId ?? principal });
+// @ts-expect-error: a header name, not a function's answer
+new TasksExtension({ quotaKey: 'x-forwarded-for' });
 const policy: TaskToolPolicy = 'optional';
 
 const handler = tasks.withTaskListen(

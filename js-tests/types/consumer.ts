@@ -50,8 +50,8 @@ export async function main(): Promise<void> {
   const capabilities: CapabilityOptions = { list: true, cancel: true, toolsCall: true, samplingCreateMessage: false, elicitationCreate: false };
   const ttl: TtlOptions = { defaultMs: 60_000, maxMs: 3_600_000, allowUnlimited: false };
   const limits: LimitOptions = {
-    maxTasksPerContext: 10,
-    maxTasksTotal: 100,
+    maxRunningTasksPerKey: 10,
+    maxRunningTasksTotal: 100,
     maxResultBytes: 1 << 20,
     maxQueuedMessagesPerTask: 8,
     maxMessageBytes: 1 << 20,

@@ -5,6 +5,7 @@ pub(crate) mod cursor;
 pub(crate) mod deadlines;
 pub(crate) mod fast_map;
 mod policy;
+pub(crate) mod quota;
 mod status;
 pub(crate) mod table;
 mod task;

@@ -3,6 +3,7 @@
 
 use super::deadlines::Deadlines;
 use super::fast_map::{FastMap, FastSet};
+use super::quota::{Footprint, QuotaKey, QuotaRefusal, Quotas, RECORD_BYTES};
 use super::status::TaskStatus;
 use super::task::{Outcome, RequestKind, Task, TaskView};
 use crate::protocol::Dialect;
@@ -99,6 +100,16 @@ impl TaskRecord {
     pub(crate) fn deadline(&self) -> Option<u64> {
         self.ttl.get().map(|ttl| self.created_at.saturating_add(ttl))
     }
+
+    /// What the task counts against its quota key: running or not, and its stored size.
+    fn footprint(&self) -> Footprint {
+        let text = |t: Option<&str>| t.map_or(0, str::len);
+        let texts = self.id.len()
+            + text(self.status_message.as_deref())
+            + text(self.outcome.as_ref().map(Outcome::json))
+            + text(self.progress_token.as_deref());
+        Footprint { running: !self.status.is_terminal(), bytes: RECORD_BYTES + texts }
+    }
 }
 
 /// What the table needs to create a task.
@@ -106,6 +117,8 @@ impl TaskRecord {
 pub(crate) struct NewTask {
     pub id: String,
     pub context: Option<String>,
+    /// Whose allowance the task spends, when the host named one (else the context's).
+    pub quota_key: Option<String>,
     pub kind: RequestKind,
     pub ttl: Option<u64>,
     pub poll_interval: Option<u64>,
@@ -118,8 +131,7 @@ pub(crate) struct NewTask {
 pub(crate) enum CreateRefusal {
     EmptyId,
     DuplicateId,
-    ContextFull { limit: usize },
-    TableFull { limit: usize },
+    Quota(QuotaRefusal),
 }
 
 /// The result of looking a task up on behalf of a context.
@@ -168,6 +180,19 @@ pub(crate) struct TaskTable {
     stable_order: bool,
     /// The creation numbers in use (only with `stable_order`, to avoid collisions).
     used_seqs: FastSet<u64>,
+    /// Running tasks and stored bytes per quota key.
+    quotas: Quotas,
+    /// The quota key of each task whose host named one other than its context
+    /// (a side map: tasks without one, e.g. every SDK store task, cost nothing).
+    given_keys: FastMap<Arc<str>, Arc<str>>,
+}
+
+/// The quota key a task's usage is counted under.
+fn quota_key(given_keys: &FastMap<Arc<str>, Arc<str>>, t: &TaskRecord) -> QuotaKey {
+    match given_keys.get(&t.id) {
+        Some(key) => QuotaKey::Given(key.clone()),
+        None => QuotaKey::Context(t.context.clone()),
+    }
 }
 
 /// FNV-1a of a task ID: the low bits of a store-mode creation number.
@@ -204,29 +229,26 @@ impl TaskTable {
         self.tasks.len()
     }
 
-    pub fn count_in(&self, context: Option<&str>) -> usize {
-        self.by_context.get(&context_key(context)).map_or(0, BTreeMap::len)
+    /// Whether a new task of `quota_key` (or of `context`, when the host named no key) fits the limits.
+    pub fn admit(&self, quota_key: Option<&str>, context: Option<&str>, limits: &crate::Limits) -> Result<(), QuotaRefusal> {
+        self.quotas.admit(&QuotaKey::of(quota_key, context), limits)
     }
 
-    pub fn create(&mut self, new: NewTask, now: u64, max_per_context: usize, max_total: usize) -> Result<&TaskRecord, CreateRefusal> {
+    pub fn create(&mut self, new: NewTask, now: u64, limits: &crate::Limits) -> Result<&TaskRecord, CreateRefusal> {
         if new.id.is_empty() {
             return Err(CreateRefusal::EmptyId);
         }
         if self.tasks.contains_key(new.id.as_str()) {
             return Err(CreateRefusal::DuplicateId);
         }
-        if self.tasks.len() >= max_total {
-            return Err(CreateRefusal::TableFull { limit: max_total });
-        }
+        let key = QuotaKey::of(new.quota_key.as_deref(), new.context.as_deref());
+        self.quotas.admit(&key, limits).map_err(CreateRefusal::Quota)?;
         let context: ContextKey = new.context.map(Arc::from);
         // Every task of a context shares the index's copy of its name.
-        let (context, in_context) = match self.by_context.get_key_value(&context) {
-            Some((shared, index)) => (shared.clone(), index.len()),
-            None => (context, 0),
+        let context = match self.by_context.get_key_value(&context) {
+            Some((shared, _)) => shared.clone(),
+            None => context,
         };
-        if in_context >= max_per_context {
-            return Err(CreateRefusal::ContextFull { limit: max_per_context });
-        }
         let id: Arc<str> = Arc::from(new.id);
         let seq = self.assign_seq(&id, now);
         let record = TaskRecord {
@@ -253,6 +275,10 @@ impl TaskTable {
         // A reused ID (host-injected) must not inherit an old "expired" verdict.
         self.expired.remove(&id);
         self.by_context.entry(context).or_default().insert(seq, id.clone());
+        if let QuotaKey::Given(given) = &key {
+            self.given_keys.insert(id.clone(), given.clone());
+        }
+        self.quotas.change(&key, None, Some(record.footprint()));
         Ok(self.tasks.entry(id).or_insert(record))
     }
 
@@ -297,6 +323,11 @@ impl TaskTable {
     /// it), keeping its place in the context's list.
     pub fn put_restored(&mut self, mut record: TaskRecord) {
         let id = record.id.clone();
+        // A copy made here keeps the quota key it was created with; one from another instance counts under its context.
+        if let Some(old) = self.tasks.get(&id) {
+            self.quotas.change(&quota_key(&self.given_keys, old), Some(old.footprint()), None);
+        }
+        self.quotas.change(&quota_key(&self.given_keys, &record), None, Some(record.footprint()));
         match self.tasks.remove(&id) {
             Some(old) => {
                 if let Some(due) = old.deadline() {
@@ -348,6 +379,7 @@ impl TaskTable {
         if !t.status.can_move_to(to) {
             return Err(MoveRefusal::Illegal { from: t.status, to });
         }
+        let before = t.footprint();
         t.status = to;
         if to.is_terminal() {
             // Nothing runs any more: no heartbeat to keep.
@@ -360,6 +392,7 @@ impl TaskTable {
             t.outcome = outcome;
         }
         t.updated_at = now.max(t.updated_at);
+        self.quotas.change(&quota_key(&self.given_keys, t), Some(before), Some(t.footprint()));
         Ok(t)
     }
 
@@ -372,8 +405,10 @@ impl TaskTable {
         if t.status.is_terminal() {
             return Err(MoveRefusal::Illegal { from: t.status, to: t.status });
         }
+        let before = t.footprint();
         t.status_message = message.map(String::into_boxed_str);
         t.updated_at = now.max(t.updated_at);
+        self.quotas.change(&quota_key(&self.given_keys, t), Some(before), Some(t.footprint()));
         Ok(t)
     }
 
@@ -418,6 +453,8 @@ impl TaskTable {
     /// expiry, whose deadline entry the sweep has already taken.
     fn unlink(&mut self, id: &str) -> Option<TaskRecord> {
         let t = self.tasks.remove(id)?;
+        self.quotas.change(&quota_key(&self.given_keys, &t), Some(t.footprint()), None);
+        self.given_keys.remove(id);
         if self.stable_order {
             self.used_seqs.remove(&t.seq);
         }
@@ -444,6 +481,51 @@ impl TaskTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::quota::Usage;
+
+    fn new_task(id: &str, context: Option<&str>, quota_key: Option<&str>) -> NewTask {
+        NewTask {
+            id: id.to_owned(),
+            context: context.map(str::to_owned),
+            quota_key: quota_key.map(str::to_owned),
+            kind: RequestKind::ToolsCall,
+            ttl: Some(1_000),
+            poll_interval: None,
+            progress_token: None,
+            dialect: Dialect::Legacy,
+        }
+    }
+
+    #[test]
+    fn usage_follows_every_change_of_a_task_until_it_leaves() {
+        let limits = crate::Limits::default();
+        let mut t = TaskTable::with_stable_order();
+        let key = QuotaKey::of(Some("10.0.0.1"), None);
+        t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
+        assert_eq!(t.quotas.usage(&key), Usage { running: 1, bytes: RECORD_BYTES + 2 });
+        assert_eq!(t.quotas.usage(&QuotaKey::of(None, None)), Usage::default(), "not the context's");
+        t.set_message("t1", Some("half".into()), 1).unwrap();
+        assert_eq!(t.quotas.usage(&key).bytes, RECORD_BYTES + 6);
+        t.move_to("t1", TaskStatus::Completed, Some(None), Some(Outcome::Result("{}".into())), 2).unwrap();
+        assert_eq!(t.quotas.usage(&key), Usage { running: 0, bytes: RECORD_BYTES + 4 }, "finished: its size only");
+        // A newer copy from the store replaces the local one under the same key.
+        let mut copy = t.forget("t1").unwrap();
+        assert_eq!(t.quotas.total(), Usage::default());
+        t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
+        copy.status_message = Some("from the store".into());
+        t.put_restored(copy);
+        assert_eq!(t.quotas.usage(&key), Usage { running: 0, bytes: RECORD_BYTES + 4 + 14 });
+        assert_eq!(t.quotas.total(), t.quotas.usage(&key));
+        // A task first seen in the store counts under its context; expiry frees it all.
+        let mut other = t.forget("t1").unwrap();
+        t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
+        t.forget("t1");
+        other.id = Arc::from("t2");
+        t.put_restored(other);
+        assert_eq!(t.quotas.usage(&QuotaKey::of(None, None)).bytes, RECORD_BYTES + 4 + 14);
+        while t.pop_expired(10_000).is_some() {}
+        assert_eq!((t.quotas.keys(), t.quotas.total()), (0, Usage::default()));
+    }
 
     #[test]
     fn store_mode_creation_numbers_come_from_the_record_and_never_collide() {

@@ -22,6 +22,13 @@ impl Engine {
     /// Refused when the request is not a `tools/call` whose client declared the
     /// extension: answer such a call as a plain one.
     pub fn start_task(&mut self, request: &str, context: Option<&str>) -> Result<String, HostError> {
+        self.start_task_inbound(request, &crate::Inbound::from_context(context))
+    }
+
+    /// [`start_task`](Self::start_task) with the request's [`quota_key`](crate::Inbound::quota_key)
+    /// (the other fields of `inbound` are not used: the task is always an extension task).
+    pub fn start_task_inbound(&mut self, request: &str, inbound: &crate::Inbound<'_>) -> Result<String, HostError> {
+        let context = inbound.context;
         let now = self.tick();
         let Ok(Incoming::Request { id, method, params }) = jsonrpc::parse(request, usize::MAX, self.config.limits.max_json_depth) else {
             return Err(HostError::invalid("start_task takes the JSON-RPC request text of a tools/call"));
@@ -41,7 +48,8 @@ impl Engine {
             poll_interval: self.config.poll_interval_ms,
             dialect: Dialect::Extension,
         };
-        let task_id = self.create_for_peer(creation, context, now).map_err(|e| HostError::LimitExceeded { message: e.message })?;
+        let task_id =
+            self.create_for_peer(creation, context, inbound.quota_key, now).map_err(|e| HostError::LimitExceeded { message: e.message })?;
         let t = self.live(&task_id)?;
         let response = jsonrpc::result_response(id, &protocol::codec(Dialect::Extension).created(t.view(), &self.config));
         let execute =

@@ -43,6 +43,11 @@ pub struct Inbound<'a> {
     /// The `Mcp-Name` header of a Streamable HTTP request, checked against
     /// `params.taskId` of extension `tasks/*` requests (`-32020` on mismatch).
     pub mcp_name: Option<&'a str>,
+    /// Whose allowance the message spends (the rate limit and the `per_key`
+    /// [`Limits`](crate::Limits)), apart from whose tasks it sees (`context`):
+    /// a session ID, an authenticated user, a client address. `None` counts it
+    /// against its context, so clients that share a context share its allowance.
+    pub quota_key: Option<&'a str>,
 }
 
 impl<'a> Inbound<'a> {
@@ -207,7 +212,7 @@ impl Engine {
     /// let reply = engine.handle_inbound(call, &Inbound { context: Some("s1"), ..Inbound::default() }).unwrap();
     /// assert!(reply.contains(r#""resultType":"task""#));
     /// // The same request with the legacy dialect forced is refused: it lacks params.task.
-    /// let legacy = Inbound { context: Some("s1"), dialect: Some(Dialect::Legacy), mcp_name: None };
+    /// let legacy = Inbound { context: Some("s1"), dialect: Some(Dialect::Legacy), ..Inbound::default() };
     /// assert!(engine.handle_inbound(call, &legacy).unwrap().contains("-32601"));
     /// ```
     pub fn handle_inbound(&mut self, message: &str, inbound: &Inbound<'_>) -> Option<String> {

@@ -3,6 +3,7 @@
 
 use super::channel::Waiter;
 use super::{Engine, Inbound};
+use crate::core::quota::QuotaKey;
 use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
 use crate::core::{RequestKind, TaskStatus};
 use crate::output::Event;
@@ -72,7 +73,7 @@ impl Engine {
         let context = inbound.context;
         if method.starts_with("tasks/") {
             if let Some(limit) = self.config.limits.rate_limit {
-                if !self.rate.allow(limit, context, now) {
+                if !self.rate.allow(limit, QuotaKey::of(inbound.quota_key, context), now) {
                     let message = format!(
                         "Too many tasks/* requests: at most {} per second (bursts of {}); slow down and retry",
                         limit.per_second, limit.burst
@@ -105,7 +106,7 @@ impl Engine {
             TaskRequest::Update { task_id, responses } => self.update(codec, &task_id, &responses, context, now),
             TaskRequest::CreateTask { kind, ttl, progress_token } => {
                 let creation = Creation { kind, ttl, progress_token, poll_interval: self.config.poll_interval_ms, dialect };
-                match self.create_for_peer(creation, context, now) {
+                match self.create_for_peer(creation, context, inbound.quota_key, now) {
                     Ok(task_id) => {
                         let Some(t) = self.table.get(&task_id) else {
                             return Reply::Error(RpcError::new(INTERNAL_ERROR, "Internal error: the new task vanished"));
@@ -229,15 +230,15 @@ impl Engine {
     }
 
     /// Creates a task for a peer's request, or the JSON-RPC error saying why not.
-    pub(super) fn create_for_peer(&mut self, creation: Creation, context: Option<&str>, now: u64) -> Result<String, RpcError> {
-        self.create(context, creation, now).map_err(|r| match r {
-            CreateRefusal::ContextFull { limit } => RpcError::new(
-                LIMIT_EXCEEDED,
-                format!("Too many live tasks for this requestor (limit {limit}): wait for some to finish or expire, or cancel some"),
-            ),
-            CreateRefusal::TableFull { limit } => {
-                RpcError::new(LIMIT_EXCEEDED, format!("This receiver holds its maximum of {limit} live tasks: try again later"))
-            }
+    pub(super) fn create_for_peer(
+        &mut self,
+        creation: Creation,
+        context: Option<&str>,
+        quota_key: Option<&str>,
+        now: u64,
+    ) -> Result<String, RpcError> {
+        self.create(context, quota_key, creation, now).map_err(|r| match r {
+            CreateRefusal::Quota(refusal) => RpcError::new(LIMIT_EXCEEDED, refusal.message()),
             CreateRefusal::EmptyId | CreateRefusal::DuplicateId => {
                 RpcError::new(INTERNAL_ERROR, "Internal error: the task ID source returned an empty or duplicate ID; no task was created")
             }
@@ -245,7 +246,13 @@ impl Engine {
     }
 
     /// Creates a task with the granted TTL; returns its ID.
-    pub(super) fn create(&mut self, context: Option<&str>, request: Creation, now: u64) -> Result<String, CreateRefusal> {
+    pub(super) fn create(
+        &mut self,
+        context: Option<&str>,
+        quota_key: Option<&str>,
+        request: Creation,
+        now: u64,
+    ) -> Result<String, CreateRefusal> {
         let Creation { kind, ttl, progress_token, poll_interval, dialect } = request;
         let policy = &self.config.ttl;
         let granted = match ttl {
@@ -254,20 +261,23 @@ impl Engine {
             TtlRequest::Unlimited => Some(policy.max_ms),
             TtlRequest::Ms(ms) => Some(ms.min(policy.max_ms)),
         };
-        let limits = &self.config.limits;
-        let (per_context, total) = (limits.max_tasks_per_context, limits.max_tasks_total);
         // Check limits before asking the ID source, so a refusal consumes nothing.
-        if self.table.len() >= total {
-            self.audit(crate::AuditAction::LimitHit, None, context, Some(format!("live tasks in the engine (limit {total})")));
-            return Err(CreateRefusal::TableFull { limit: total });
-        }
-        if self.table.count_in(context) >= per_context {
-            self.audit(crate::AuditAction::LimitHit, None, context, Some(format!("live tasks of the context (limit {per_context})")));
-            return Err(CreateRefusal::ContextFull { limit: per_context });
+        if let Err(refusal) = self.table.admit(quota_key, context, &self.config.limits) {
+            self.audit(crate::AuditAction::LimitHit, None, context, Some(refusal.audit_detail()));
+            return Err(CreateRefusal::Quota(refusal));
         }
         let id = self.ids.next_id();
-        let new = NewTask { id, context: context.map(str::to_owned), kind, ttl: granted, poll_interval, progress_token, dialect };
-        let t = self.table.create(new, now, per_context, total)?;
+        let new = NewTask {
+            id,
+            context: context.map(str::to_owned),
+            quota_key: quota_key.map(str::to_owned),
+            kind,
+            ttl: granted,
+            poll_interval,
+            progress_token,
+            dialect,
+        };
+        let t = self.table.create(new, now, &self.config.limits)?;
         let id = t.id.to_string();
         self.take_lease(&id, now);
         self.changed(&id);

@@ -148,14 +148,9 @@ impl Engine {
         }
         let token = progress_token.map(str::to_owned);
         let request = Creation { kind, ttl, progress_token: token, poll_interval: poll_interval_ms, dialect: Dialect::Legacy };
-        match self.create(context, request, now) {
+        match self.create(context, None, request, now) {
             Ok(id) => Ok(id),
-            Err(CreateRefusal::ContextFull { limit }) => {
-                Err(HostError::LimitExceeded { message: format!("Too many live tasks for this context (limit {limit})") })
-            }
-            Err(CreateRefusal::TableFull { limit }) => {
-                Err(HostError::LimitExceeded { message: format!("The engine holds its maximum of {limit} live tasks") })
-            }
+            Err(CreateRefusal::Quota(refusal)) => Err(HostError::LimitExceeded { message: refusal.message() }),
             Err(CreateRefusal::EmptyId | CreateRefusal::DuplicateId) => Err(HostError::DuplicateId { task_id: String::new() }),
         }
     }

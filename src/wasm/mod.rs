@@ -199,16 +199,13 @@ impl TaskEngine {
 #[cfg(feature = "receiver")]
 impl TaskEngine {
     /// One JSON-RPC message from the peer in; the immediate response out, or
-    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string }`.
+    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string, quotaKey?: string }`.
     fn handle(&mut self, message: JsValue, context: JsValue, inbound: JsValue) -> Result<JsValue, JsValue> {
         let (message, context) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
-        let (dialect, mcp_name) = match inbound.is_undefined() || inbound.is_null() {
-            true => (None, None),
-            false => options::inbound(&inbound).map_err(|m| type_error_message(&m))?,
-        };
+        let options::InboundOptions { dialect, mcp_name, quota_key } = options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
         self.clock.read()?;
         let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
-        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref() };
+        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref(), quota_key: quota_key.as_deref() };
         Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
     }
 
@@ -278,10 +275,13 @@ impl TaskEngine {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "HandleOptions | null")] inbound: JsValue,
     ) -> Result<String, JsValue> {
         let request = string_arg(&request, "request")?;
         let context = opt_string_arg(&context, "context")?;
-        self.engine()?.start_task(&request, context.as_deref()).map_err(host_error)
+        let quota_key = options::inbound(&inbound).map_err(|m| type_error_message(&m))?.quota_key;
+        let inbound = crate::Inbound { context: context.as_deref(), quota_key: quota_key.as_deref(), ..crate::Inbound::default() };
+        self.engine()?.start_task_inbound(&request, &inbound).map_err(host_error)
     }
 
     /// The task part of a `subscriptions/listen` request: `{ taskIds }` agreed

@@ -105,10 +105,25 @@ fn set<T>(slot: &mut T, value: Option<T>) {
     }
 }
 
-/// Reads `handle`'s third argument: `{ dialect?, mcpName? }`.
-pub(super) fn inbound(value: &JsValue) -> Result<(Option<crate::Dialect>, Option<String>), String> {
+/// `handle`'s third argument, read: what the transport knows beside the message and its context.
+#[derive(Default)]
+pub(super) struct InboundOptions {
+    pub dialect: Option<crate::Dialect>,
+    pub mcp_name: Option<String>,
+    pub quota_key: Option<String>,
+}
+
+/// Reads `handle`'s (and `startTask`'s) third argument: `{ dialect?, mcpName?, quotaKey? }`;
+/// `null` or `undefined` for none.
+pub(super) fn inbound(value: &JsValue) -> Result<InboundOptions, String> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(InboundOptions::default());
+    }
     if !value.is_object() {
-        return Err("handle's third argument must be an object such as { dialect: \"2026-07-28\", mcpName: taskId }".to_owned());
+        return Err(
+            "handle's third argument must be an object such as { dialect: \"2026-07-28\", mcpName: taskId, quotaKey: clientAddress }"
+                .to_owned(),
+        );
     }
     let r = Reader { obj: value, path: "" };
     let bad = |what: &str| format!("handle options.{what}");
@@ -119,7 +134,8 @@ pub(super) fn inbound(value: &JsValue) -> Result<(Option<crate::Dialect>, Option
         Some(other) => return Err(bad(&format!("dialect must be \"2025-11-25\" or \"2026-07-28\", got \"{other}\""))),
     };
     let mcp_name = r.string("mcpName").map_err(|_| bad("mcpName must be a string"))?;
-    Ok((dialect, mcp_name))
+    let quota_key = r.string("quotaKey").map_err(|_| bad("quotaKey must be a string"))?;
+    Ok(InboundOptions { dialect, mcp_name, quota_key })
 }
 
 /// Reads options; unknown keys and wrong types are reported by name.
@@ -171,8 +187,10 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         let r = Reader { obj: &limits, path: "limits." };
         r.only(option_keys("LimitOptions"))?;
         let l = &mut config.limits;
-        set(&mut l.max_tasks_per_context, r.usize("maxTasksPerContext")?);
-        set(&mut l.max_tasks_total, r.usize("maxTasksTotal")?);
+        set(&mut l.max_running_tasks_per_key, r.usize("maxRunningTasksPerKey")?);
+        set(&mut l.max_running_tasks_total, r.usize("maxRunningTasksTotal")?);
+        set(&mut l.max_stored_bytes_per_key, r.usize("maxStoredBytesPerKey")?);
+        set(&mut l.max_stored_bytes_total, r.usize("maxStoredBytesTotal")?);
         set(&mut l.max_result_bytes, r.usize("maxResultBytes")?);
         set(&mut l.max_queued_messages_per_task, r.usize("maxQueuedMessagesPerTask")?);
         set(&mut l.max_message_bytes, r.usize("maxMessageBytes")?);
