@@ -38,7 +38,7 @@ describe('WasmTaskStore', () => {
     }
     refuses(() => new WasmTaskStore({ storage, leaseMS: 5000 }), /^options\.leaseMS is not an option/);
     // Inside `limits`, the engine's own check, under the same name.
-    refuses(() => new WasmTaskStore({ limits: { maxTaskPerContext: 1 } }), /^options\.limits\.maxTaskPerContext is not an option \(known here: .*maxTasksPerContext/);
+    refuses(() => new WasmTaskStore({ limits: { maxRunningTaskPerKey: 1 } }), /^options\.limits\.maxRunningTaskPerKey is not an option \(known here: .*maxRunningTasksPerKey/);
   });
 
   test('a storage option without storage is refused (it would be ignored)', () => {
@@ -62,7 +62,7 @@ describe('WasmTaskStore', () => {
       allowUnlimitedTtl: false,
       pollIntervalMs: null,
       pageSize: 10,
-      limits: { maxTasksPerContext: 10, maxTasksTotal: null, maxResultBytes: Infinity },
+      limits: { maxRunningTasksPerKey: 10, maxRunningTasksTotal: null, maxResultBytes: Infinity },
       now: Date.now,
       timer: false,
       readCacheSize: 0,

@@ -209,7 +209,7 @@ test('the default principal is the token subject: the same OAuth client never me
 });
 
 test('TasksExtension options: unknown keys, storage and audit without a hook are refused; audit records reach onaudit', async () => {
-  assert.throws(() => new mod.TasksExtension({ principle: () => null }), /options\.principle is not an option \(known here: engine, engineOptions, principal, onerror, onaudit/);
+  assert.throws(() => new mod.TasksExtension({ principle: () => null }), /options\.principle is not an option \(known here: engine, engineOptions, principal, quotaKey, onerror, onaudit/);
   assert.throws(() => new mod.TasksExtension({ storage: {} }), /does not take storage/);
   assert.throws(() => new mod.TasksExtension({ engineOptions: { audit: true } }), /audit needs onaudit/);
   const records = [];
