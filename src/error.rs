@@ -26,6 +26,16 @@ pub enum HostError {
     InvalidCursor,
     /// Listing is not available (not declared, or no context to scope it to).
     ListUnavailable { message: String },
+    /// The task asked its requestor for input of a kind the requestor did not
+    /// declare in its client capabilities (e.g. `elicitation/create` without
+    /// `elicitation`); nothing was sent and the task did not change.
+    CapabilityNotDeclared {
+        task_id: String,
+        /// The request's method.
+        method: String,
+        /// The missing capability's path, e.g. `elicitation.form`, `sampling.tools`, `roots`.
+        capability: &'static str,
+    },
 }
 
 impl HostError {
@@ -41,6 +51,7 @@ impl HostError {
             HostError::DuplicateId { .. } => "duplicate_id",
             HostError::InvalidCursor => "invalid_cursor",
             HostError::ListUnavailable { .. } => "list_unavailable",
+            HostError::CapabilityNotDeclared { .. } => "capability_not_declared",
         }
     }
 
@@ -64,6 +75,22 @@ impl HostError {
             HostError::LimitExceeded { .. } | HostError::DuplicateId { .. } | HostError::ListUnavailable { .. } => {
                 crate::protocol::jsonrpc::INTERNAL_ERROR
             }
+            HostError::CapabilityNotDeclared { .. } => crate::protocol::extension::MISSING_CLIENT_CAPABILITY,
+        }
+    }
+
+    /// For [`CapabilityNotDeclared`](Self::CapabilityNotDeclared): the
+    /// `data.requiredCapabilities` object of a `-32021` error, as JSON text.
+    ///
+    /// ```
+    /// use mcp_task_core::HostError;
+    /// let e = HostError::CapabilityNotDeclared { task_id: "t1".into(), method: "elicitation/create".into(), capability: "elicitation.url" };
+    /// assert_eq!(e.required_capabilities_json().unwrap(), r#"{"elicitation":{"url":{}}}"#);
+    /// ```
+    pub fn required_capabilities_json(&self) -> Option<String> {
+        match self {
+            HostError::CapabilityNotDeclared { capability, .. } => Some(crate::protocol::client_capabilities::required_json(capability)),
+            _ => None,
         }
     }
 
@@ -92,6 +119,10 @@ impl fmt::Display for HostError {
                 write!(f, "The task ID source returned '{task_id}', which is empty or already in use; no task was created")
             }
             HostError::InvalidCursor => f.write_str("Invalid cursor: use a nextCursor from an earlier list page of the same context"),
+            HostError::CapabilityNotDeclared { task_id, method, capability } => write!(
+                f,
+                "The client did not declare the capability '{capability}' that {method} needs, so task '{task_id}' cannot send it (nothing was sent)"
+            ),
         }
     }
 }

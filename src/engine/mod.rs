@@ -43,6 +43,15 @@ pub struct Inbound<'a> {
     /// The `Mcp-Name` header of a Streamable HTTP request, checked against
     /// `params.taskId` of extension `tasks/*` requests (`-32020` on mismatch).
     pub mcp_name: Option<&'a str>,
+    /// 2025-11-25: the `capabilities` object (JSON text) the client sent in
+    /// its session's `initialize`. A task the request creates then never
+    /// asks the client for input it did not declare
+    /// ([`Engine::request_input`] refuses with
+    /// [`HostError::CapabilityNotDeclared`](crate::HostError::CapabilityNotDeclared)).
+    /// `None`: no declaration to judge by, every request is allowed. Not used
+    /// for the tasks extension, whose requests carry their own declaration
+    /// (`_meta["io.modelcontextprotocol/clientCapabilities"]`), which governs.
+    pub client_capabilities: Option<&'a str>,
 }
 
 impl<'a> Inbound<'a> {
@@ -203,7 +212,7 @@ impl Engine {
     /// let reply = engine.handle_inbound(call, &Inbound { context: Some("s1"), ..Inbound::default() }).unwrap();
     /// assert!(reply.contains(r#""resultType":"task""#));
     /// // The same request with the legacy dialect forced is refused: it lacks params.task.
-    /// let legacy = Inbound { context: Some("s1"), dialect: Some(Dialect::Legacy), mcp_name: None };
+    /// let legacy = Inbound { context: Some("s1"), dialect: Some(Dialect::Legacy), ..Inbound::default() };
     /// assert!(engine.handle_inbound(call, &legacy).unwrap().contains("-32601"));
     /// ```
     pub fn handle_inbound(&mut self, message: &str, inbound: &Inbound<'_>) -> Option<String> {
