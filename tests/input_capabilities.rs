@@ -7,9 +7,7 @@
 
 mod common;
 use common::*;
-use mcp_task_core::{
-    Config, Engine, Event, HostError, Inbound, ManualClock, Output, SequentialIds, StoreMode, TaskStatus, TaskSupport,
-};
+use mcp_task_core::{Config, Engine, Event, HostError, Inbound, ManualClock, Output, SequentialIds, StoreMode, TaskStatus, TaskSupport};
 use serde_json::{json, Value};
 
 const FORM: &str = r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}"#;

@@ -257,9 +257,10 @@ impl Engine {
             progress_token: s.progress_token.map(|t| t.get().into()),
             requests_sent: s.requests_sent,
             dialect,
-            input_capabilities: s.input_capabilities.as_ref().map_or(InputCapabilities::UNDECLARED, |names| {
-                InputCapabilities::from_names(names.iter().map(|n| n.as_ref()))
-            }),
+            input_capabilities: s
+                .input_capabilities
+                .as_ref()
+                .map_or(InputCapabilities::UNDECLARED, |names| InputCapabilities::from_names(names.iter().map(|n| n.as_ref()))),
             version: s.version,
             lease: s.lease.map(|l| Box::new(Lease { owner: l.owner.into_boxed_str(), until: l.until })),
         };

@@ -105,8 +105,16 @@ fn set<T>(slot: &mut T, value: Option<T>) {
     }
 }
 
-/// Reads `handle`'s third argument: `{ dialect?, mcpName? }`.
-pub(super) fn inbound(value: &JsValue) -> Result<(Option<crate::Dialect>, Option<String>), String> {
+/// `handle`'s third argument, read.
+pub(super) struct InboundOptions {
+    pub dialect: Option<crate::Dialect>,
+    pub mcp_name: Option<String>,
+    /// `clientCapabilities` as JSON text.
+    pub client_capabilities: Option<String>,
+}
+
+/// Reads `handle`'s third argument: `{ dialect?, mcpName?, clientCapabilities? }`.
+pub(super) fn inbound(value: &JsValue) -> Result<InboundOptions, String> {
     if !value.is_object() {
         return Err("handle's third argument must be an object such as { dialect: \"2026-07-28\", mcpName: taskId }".to_owned());
     }
@@ -119,7 +127,12 @@ pub(super) fn inbound(value: &JsValue) -> Result<(Option<crate::Dialect>, Option
         Some(other) => return Err(bad(&format!("dialect must be \"2025-11-25\" or \"2026-07-28\", got \"{other}\""))),
     };
     let mcp_name = r.string("mcpName").map_err(|_| bad("mcpName must be a string"))?;
-    Ok((dialect, mcp_name))
+    // The session's initialize capabilities (2025-11-25), as the SDK holds them: an object.
+    let client_capabilities = match r.object("clientCapabilities").map_err(|_| bad("clientCapabilities must be an object"))? {
+        Some(Some(caps)) => js_sys::JSON::stringify(&caps).ok().and_then(|s| s.as_string()),
+        _ => None,
+    };
+    Ok(InboundOptions { dialect, mcp_name, client_capabilities })
 }
 
 /// Reads options; unknown keys and wrong types are reported by name.
