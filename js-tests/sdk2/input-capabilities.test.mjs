@@ -254,3 +254,27 @@ test('2025-11-25, the SDK 2.x Client: the session initialize capabilities govern
     await close();
   }
 });
+
+test('the engine: handle takes a 2025-11-25 session\'s clientCapabilities; requestInput throws capability_not_declared with requiredCapabilities', async () => {
+  const { TextTaskEngine } = await pkg.importEsm();
+  const engine = new TextTaskEngine({ tools: { slow: 'required' } });
+  const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', task: { ttl: 60_000 } } });
+  const start = (inbound) => JSON.parse(engine.handle(call, 's', inbound)).result.task.taskId;
+  const taskId = start({ dialect: '2025-11-25', clientCapabilities: { sampling: {} } });
+  const err = (() => {
+    try {
+      engine.requestInput(taskId, 'elicitation/create', JSON.stringify({ mode: 'url', message: 'Sign in', url: 'https://example.com', elicitationId: 'e' }));
+    } catch (e) {
+      return e;
+    }
+    return assert.fail('requestInput did not throw');
+  })();
+  assert.equal(err.code, 'capability_not_declared');
+  assert.equal(err.rpcCode, -32021);
+  assert.deepEqual(err.requiredCapabilities, { elicitation: { url: {} } });
+  assert.match(err.message, /'elicitation\.url'/);
+  assert.equal(typeof engine.requestInput(taskId, 'sampling/createMessage', JSON.stringify({ messages: [], maxTokens: 1 })), 'string', 'declared: sent');
+  // No declaration passed: not judged.
+  assert.equal(typeof engine.requestInput(start(undefined), 'roots/list', null), 'string');
+  assert.throws(() => engine.handle(call, 's', { clientCapabilities: 'elicitation' }), (e) => e instanceof TypeError && e.code === 'invalid_argument' && /clientCapabilities must be an object/.test(e.message));
+});
