@@ -186,6 +186,7 @@ test('every TaskEngine member returns a value of its declared type (null vs unde
     exportTask: () => [e.exportTask(task.taskId), e.exportTask('none')],
     snapshot: () => [e.snapshot()],
     restore: () => [e.restore(e.exportTask(task.taskId))],
+    restoreStored: () => [e.restoreStored(task.taskId, e.exportTask(task.taskId), null), e.restoreStored(e.createTask('s', 'tools/call').taskId, '{', null)],
     restoreSnapshot: () => [e.restoreSnapshot(e.snapshot())],
     complete: () => [e.complete(task.taskId, { content: [] })],
     getOutcome: () => [e.getOutcome(task.taskId, 's'), e.getOutcome('none', 's')],

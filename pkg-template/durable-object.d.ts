@@ -26,14 +26,24 @@ export declare class TaskEngineObject {
   protected readonly env: any;
   /** The engine (restored from storage). */
   readonly engine: TextTaskEngine;
-  /** TaskEngine options (tools, ttl, limits...). `store` is set by the class. */
+  /**
+   * TaskEngine options (tools, ttl, limits...), checked by the engine (an unknown key throws).
+   * `store` is set by the class: returning one throws a `TypeError`.
+   */
   engineOptions(): Omit<TaskEngineOptions, 'store'>;
-  /** Lease of work running in this object, ms. Default 30 000. */
+  /** Lease of work running in this object, ms (a positive integer, else a `TypeError`). Default 30 000. */
   leaseMs(): number;
   /** Runs a task's work, then calls `complete` or `fail`. Default: fails it (no executor). */
   execute(task: TextExecuteOutput): Promise<void>;
   /** The work of `taskId` must stop. */
   cancelled(taskId: string): void;
+  /**
+   * A damaged row of `mcp_tasks` (unreadable, another task's record, a version that disagrees),
+   * with what was found, for the operator's log (never sent to a client). Default:
+   * `console.error`. A task held here fails with a storage-corruption error written over the
+   * damage; a row found damaged at start is left out, and the object starts with the rest.
+   */
+  damaged(detail: string, taskId: string): void;
   /** A JSON-RPC message that is not about tasks; the reply text or null. Default: -32601. */
   forward(message: string, context: string | null): Promise<string | null>;
   /** The engine context of a request. Default: the routing key. */

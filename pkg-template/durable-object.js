@@ -31,13 +31,29 @@ export function routeToTaskObject(request, namespace, keyOf = defaultKey) {
   return namespace.get(id).fetch(request);
 }
 
+/** The parsed message when it is a request with a valid id, else null (the engine judges the rest). */
+function requestOf(message) {
+  let parsed;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return null;
+  }
+  const valid = parsed !== null && typeof parsed === 'object' && typeof parsed.method === 'string';
+  return valid && (typeof parsed.id === 'string' || Number.isSafeInteger(parsed.id)) ? parsed : null;
+}
+
 function defaultKey(request) {
   return request.headers.get('mcp-session-id') ?? request.headers.get('x-tenant') ?? 'default';
 }
 
 export class TaskEngineObject extends DurableObject {
   #engine = null;
-  /** JSON-RPC id (raw JSON text) -> resolve, for replies that come later (a waiting tasks/result). */
+  /**
+   * Requests whose reply comes later (a waiting tasks/result), by the id the engine knows them
+   * by: one minted here per request, never the client's own, which clients of one object may
+   * share. -> { context, resolve }
+   */
   #waiting = new Map();
 
   constructor(ctx, env) {
@@ -68,6 +84,16 @@ export class TaskEngineObject extends DurableObject {
   /** Work of `taskId` must stop (cancelled, or ended elsewhere). */
   cancelled(_taskId) {}
 
+  /**
+   * A damaged row of `mcp_tasks` (unreadable, another task's record, a version that disagrees):
+   * `detail` says what was found, for the operator's log, never for a client. Default:
+   * `console.error`. The engine decides the outcome: a task held here fails with a
+   * storage-corruption error written over the damage; one found damaged at start is left out.
+   */
+  damaged(detail, taskId) {
+    console.error(`mcp-task-core: damaged task record ${taskId}: ${detail}`);
+  }
+
   /** A JSON-RPC message that is not about tasks (the engine forwards it). Default: -32601. */
   async forward(message, _context) {
     const m = JSON.parse(message);
@@ -85,9 +111,24 @@ export class TaskEngineObject extends DurableObject {
   #boot() {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
-    this.#engine = new TextTaskEngine({ ...this.engineOptions(), store: { instanceId: crypto.randomUUID(), leaseMs: this.leaseMs() } });
-    for (const row of sql.exec('SELECT record FROM mcp_tasks')) this.#engine.restore(row.record);
+    this.#engine = new TextTaskEngine({ ...this.#options(), store: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
+    // A damaged row is reported and left out: one bad record must not keep the object from starting.
+    for (const row of sql.exec('SELECT id, version, record FROM mcp_tasks')) this.#restoreRow(row.id, row.record, row.version);
     return this.#settle();
+  }
+
+  /** engineOptions(), checked: the engine checks every key but `store`, which is set here. */
+  #options() {
+    const options = this.engineOptions();
+    if (options === null || typeof options !== 'object') throw new TypeError('engineOptions() must return an object (TaskEngine options)');
+    if (options.store !== undefined) throw new TypeError('engineOptions().store is set by TaskEngineObject (its lease: override leaseMs())');
+    return options;
+  }
+
+  #leaseMs() {
+    const ms = this.leaseMs();
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new TypeError(`leaseMs() must return a positive integer number of milliseconds, got ${String(ms)}`);
+    return ms;
   }
 
   /** The engine (restored from storage). */
@@ -112,10 +153,11 @@ export class TaskEngineObject extends DurableObject {
         );
       } else if (o.kind === 'cancelled') this.cancelled(o.taskId);
       else if (o.kind === 'send' && o.inReplyTo !== null) {
-        const resolve = this.#waiting.get(o.inReplyTo);
-        if (resolve) {
+        const waiting = this.#waiting.get(o.inReplyTo);
+        // Only to the request of the message's own context (principal).
+        if (waiting !== undefined && waiting.context === o.context) {
           this.#waiting.delete(o.inReplyTo);
-          resolve(o.message);
+          waiting.resolve(o.message);
         }
       }
     }
@@ -124,15 +166,18 @@ export class TaskEngineObject extends DurableObject {
   }
 
   /**
-   * Compare-and-set of one persist. This object is the only writer of its storage, so a
-   * mismatch means a bug: the stored record is restored and the error reported.
+   * Compare-and-set of one persist (versions compared as text: a repair expects the damaged
+   * version text it was told). This object is the only writer of its storage, so a mismatch is
+   * damage, which the engine repairs (its persist follows in the same settle), or a bug: the
+   * stored record is restored and the error reported.
    */
   #write(p) {
     const sql = this.ctx.storage.sql;
     const conflict = this.ctx.storage.transactionSync(() => {
       const rows = sql.exec('SELECT version, record FROM mcp_tasks WHERE id = ?', p.taskId).toArray();
       const current = rows.length ? rows[0] : null;
-      if ((current ? Number(current.version) : null) !== p.expectedVersion) return { record: current ? current.record : null };
+      const expected = p.expectedVersion === null ? null : String(p.expectedVersion);
+      if ((current ? String(current.version) : null) !== expected) return { current };
       if (p.record === null) sql.exec('DELETE FROM mcp_tasks WHERE id = ?', p.taskId);
       else {
         sql.exec(
@@ -145,11 +190,32 @@ export class TaskEngineObject extends DurableObject {
       }
       return null;
     });
-    if (conflict) {
-      if (conflict.record === null) this.#engine.forgetTask(p.taskId);
-      else this.#engine.restore(conflict.record);
-      throw new Error(`mcp_tasks: version conflict on task ${p.taskId} (another writer?)`);
+    if (conflict === null) return;
+    const { current } = conflict;
+    if (current === null) {
+      this.#engine.forgetTask(p.taskId);
+    } else if (this.#restoreRow(p.taskId, current.record, current.version)) {
+      return; // damage: the engine failed the task and its repair is the next persist
     }
+    throw new Error(`mcp_tasks: version conflict on task ${p.taskId} (another writer?)`);
+  }
+
+  /** Restores one stored row through the engine's judgement; true when it found damage. */
+  #restoreRow(taskId, record, version) {
+    let found;
+    try {
+      found = this.#engine.restoreStored(String(taskId), record ?? null, version === null || version === undefined ? null : String(version));
+    } catch (err) {
+      if (err?.code !== 'damaged_record') throw err;
+      found = err.detail ?? err.message;
+    }
+    if (found === null || found === undefined) return false;
+    try {
+      this.damaged(found, taskId);
+    } catch {
+      // a reporter's fault must not break the object
+    }
+    return true;
   }
 
   async #arm() {
@@ -169,23 +235,22 @@ export class TaskEngineObject extends DurableObject {
    */
   async handle(message, context = null) {
     const engine = this.#engine;
-    const direct = engine.handle(message, context);
-    let id;
-    try {
-      const parsed = JSON.parse(message);
-      if (parsed && parsed.id !== undefined && parsed.method !== undefined) id = JSON.stringify(parsed.id);
-    } catch {
-      // the engine has answered a malformed message itself
-    }
-    const pending = id === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(id, resolve));
+    const request = requestOf(message);
+    // A request goes to the engine under an id of ours; its replies get the client's id back.
+    const minted = request === null ? undefined : `mcp-task-core/object:${crypto.randomUUID()}`;
+    const text = minted === undefined ? message : JSON.stringify({ ...request, id: minted });
+    const reply = (replyText) => (replyText === null || minted === undefined ? replyText : JSON.stringify({ ...JSON.parse(replyText), id: request.id }));
+    const direct = engine.handle(text, context);
+    const key = minted === undefined ? undefined : JSON.stringify(minted);
+    const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(key, { context, resolve }));
     const outs = await this.#settle();
-    if (direct !== null) return direct;
+    if (direct !== null) return reply(direct);
     const forwarded = outs.find((o) => o.kind === 'forward');
     if (forwarded) {
-      if (id !== undefined) this.#waiting.delete(id);
-      return this.forward(forwarded.message, context);
+      if (key !== undefined) this.#waiting.delete(key);
+      return this.forward(minted === undefined ? forwarded.message : JSON.stringify({ ...JSON.parse(forwarded.message), id: request.id }), context);
     }
-    return pending;
+    return pending === null ? null : reply(await pending);
   }
 
   /** The work of `taskId` finished with `resultJson` (a JSON object text). */

@@ -94,6 +94,10 @@ export function objectTaskEngine(Text) {
       this.#live().restore(record);
     }
 
+    restoreStored(taskId, record, version) {
+      return this.#live().restoreStored(taskId, record, version);
+    }
+
     restoreSnapshot(snapshot) {
       return this.#live().restoreSnapshot(snapshot);
     }

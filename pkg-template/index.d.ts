@@ -336,7 +336,8 @@ export type AuditAction =
   | 'expired'
   | 'access_refused'
   | 'limit_hit'
-  | 'rate_limited';
+  | 'rate_limited'
+  | 'record_damaged';
 
 /** A record for the host's audit log (only with the `audit: true` option). Nothing to act on. */
 export interface AuditOutput {
@@ -371,8 +372,12 @@ export interface OutputsDroppedOutput {
 export interface PersistOutput {
   kind: 'persist';
   taskId: string;
-  /** The version the store must hold now; `null`: the task must not exist yet. */
-  expectedVersion: number | null;
+  /**
+   * The version the store must hold now; `null`: the task must not exist yet. A string: a
+   * repair of damage under the task's key (see `restoreStored`): the version text the storage
+   * reported for what it holds there, which the compare-and-set expects instead.
+   */
+  expectedVersion: number | string | null;
   /** The version written. */
   version: number;
   /** The task's record (JSON text; see {@link TaskEngine.restore}); `null`: delete it. */
@@ -464,6 +469,9 @@ export interface TextTaskOutcome {
  * - `duplicate_id`: `newTaskId()` returned an empty or already used ID
  * - `invalid_cursor`: a list cursor this engine did not issue to this context
  * - `list_unavailable`: listing needs a context
+ * - `damaged_record`: store mode: the store holds something under the task's key that is not
+ *   its record (unparseable, another task's, a version that disagrees); `detail` says what,
+ *   for the operator (never for a peer)
  * - `capability_not_declared`: `requestInput` of a request the client did not declare it can
  *   answer (`elicitation`, its `url` mode, `sampling`, `sampling.tools`, `roots`) when it asked
  *   for the task; `rpcCode` is -32021 and `requiredCapabilities` names what is missing
@@ -480,6 +488,7 @@ export type TaskEngineErrorCode =
   | 'duplicate_id'
   | 'invalid_cursor'
   | 'list_unavailable'
+  | 'damaged_record'
   | 'capability_not_declared'
   | 'no_result'
   | 'invalid_options'
@@ -556,6 +565,20 @@ export declare class TextTaskEngine {
 
   /** The `subscriptions/listen` stream with this raw JSON id closed. Returns how many task follows ended. */
   unlistenTasks(subscriptionId: string, context?: string | null): number;
+
+  /**
+   * Store mode: restores what the store holds under task `taskId`'s key, as the storage read it
+   * (`record`: `null` when the key holds no task record at all, say a value of another type;
+   * `version`: the version text the storage keeps beside the record, or `null`). Use it for
+   * every read of one task and on every conflict. Damage (an unreadable record, another task's,
+   * a version that disagrees) is decided here: a task held here fails with a storage-corruption
+   * error (its work gets a `cancelled` output) and a `persist` writes that over the damage, so
+   * every instance reads the same; the return value then says what was found, for the
+   * operator's log. `null`: restored as it was.
+   * @throws {TaskEngineError} `damaged_record` (-32603, `detail` for the operator) for damage
+   *   under a task not held here: leave it out of list pages, answer requests for it with it
+   */
+  restoreStored(taskId: string, record: string | null, version: string | null): string | null;
 
   /**
    * Store mode: puts a task record read from the store in place of the local copy (on start,
@@ -849,6 +872,20 @@ export declare class TaskEngine {
   unlistenTasks(subscriptionId: JsonRpcId, context?: string | null): number;
 
   /**
+   * Store mode: restores what the store holds under task `taskId`'s key, as the storage read it
+   * (`record`: `null` when the key holds no task record at all, say a value of another type;
+   * `version`: the version text the storage keeps beside the record, or `null`). Use it for
+   * every read of one task and on every conflict. Damage (an unreadable record, another task's,
+   * a version that disagrees) is decided here: a task held here fails with a storage-corruption
+   * error (its work gets a `cancelled` output) and a `persist` writes that over the damage, so
+   * every instance reads the same; the return value then says what was found, for the
+   * operator's log. `null`: restored as it was.
+   * @throws {TaskEngineError} `damaged_record` (-32603, `detail` for the operator) for damage
+   *   under a task not held here: leave it out of list pages, answer requests for it with it
+   */
+  restoreStored(taskId: string, record: string | null, version: string | null): string | null;
+
+  /**
    * Store mode: puts a task record (opaque JSON text, as a `persist` output wrote it) in place of the local copy.
    * @throws {TaskEngineError} `invalid_argument` for a record this engine did not write
    */
@@ -1047,6 +1084,19 @@ export interface TaskRequestorOptions {
    * {@link TaskRequestor.useServerInfo} with its `server/discover` / `initialize` result.
    */
   dialect?: Dialect;
+  /**
+   * The client's capabilities (e.g. `{ elicitation: {} }`). In 2026-07-28 each request's `_meta`
+   * is the client's declaration, so every request carries them
+   * (`io.modelcontextprotocol/clientCapabilities`), with the tasks extension added where the
+   * request asks for or follows a task; capabilities the host puts in a call's `params._meta`
+   * win for that call. 2025-11-25 declares them once, in `initialize` (the host's). Default none.
+   */
+  clientCapabilities?: { [key: string]: unknown };
+  /**
+   * The client's name and version, sent on every 2026-07-28 request
+   * (`io.modelcontextprotocol/clientInfo`) unless a call's `params._meta` has its own. Default none.
+   */
+  clientInfo?: { name: string; version: string; [key: string]: unknown };
 }
 
 /**

@@ -11,6 +11,7 @@ export type RedisClientLike =
   | { call(command: string, ...args: (string | number)[]): Promise<unknown> }
   | { sendCommand(args: string[]): Promise<unknown> };
 
+/** An unknown key throws a `TypeError` that names it. */
 export interface RedisStorageOptions {
   /**
    * Key prefix. Default `"mcp-task:"`. Keys: `<prefix>t:<taskId>` (a hash: version, record,

@@ -17,8 +17,13 @@
 // lives in one slot. No file here imports a Redis client: pass your own (ioredis, iovalkey or
 // node-redis); the caller owns it and closes it.
 // The CommonJS entry redis.cjs is generated from this file by scripts/build-pkg.sh.
+import { refuseUnknownOptions } from './extras.js';
 
-/** Compare-and-set a batch. KEYS[i]: task hash i; ARGV: prefix, score, then 7 per record. */
+/**
+ * Compare-and-set a batch. KEYS[i]: task hash i; ARGV: prefix, score, then 7 per record. A key
+ * that is not a hash (damage) reads as version "type:<its type>", so the engine's repair can
+ * replace it. Reply per record: {1} written; {0} gone; {0, version, record} what is there.
+ */
 const CAS_SCRIPT = `
 local prefix = ARGV[1]
 local score = ARGV[2]
@@ -28,10 +33,17 @@ for i = 1, #KEYS do
   local expected, version, op, record = ARGV[b + 1], ARGV[b + 2], ARGV[b + 3], ARGV[b + 4]
   local expiresAt, context, taskId = ARGV[b + 5], ARGV[b + 6], ARGV[b + 7]
   local key = KEYS[i]
-  local cur = redis.call('HMGET', key, 'v', 'r', 'c')
-  if (cur[1] or '') ~= expected then
-    if cur[1] then out[i] = {0, cur[1], cur[2]} else out[i] = {0} end
+  local cur = redis.pcall('HMGET', key, 'v', 'r', 'c')
+  local found, wrongType = nil, false
+  if cur.err then
+    found, wrongType, cur = 'type:' .. redis.call('TYPE', key).ok, true, {false, false, false}
+  elseif cur[1] or cur[2] then
+    found = cur[1] or ''
+  end
+  if (found or '') ~= expected then
+    if found then out[i] = {0, found, cur[2]} else out[i] = {0} end
   else
+    if wrongType then redis.call('DEL', key) end
     if op == 'del' then
       redis.call('DEL', key)
       if cur[3] then redis.call('ZREM', prefix .. 'c:' .. cur[3], taskId) end
@@ -41,7 +53,7 @@ for i = 1, #KEYS do
       if not cur[1] then
         local ckey = prefix .. 'c:' .. context
         local existed = redis.call('EXISTS', ckey)
-        redis.call('ZADD', ckey, score, taskId)
+        redis.call('ZADD', ckey, 'NX', score, taskId)
         if expiresAt == '' then
           redis.call('PERSIST', ckey)
         elseif existed == 0 then
@@ -57,21 +69,46 @@ end
 return out
 `;
 
-/** Every live record of a context, as [id, record, id, record, ...]. KEYS[1]: the set; ARGV[1]: prefix. */
+/**
+ * Every task key of a context, as [id, version, record, ...]: record false (nil) for a key that
+ * is not a hash (its version then "type:<type>"). KEYS[1]: the set; ARGV[1]: prefix.
+ */
 const LIST_SCRIPT = `
 local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
 local out = {}
 for _, id in ipairs(ids) do
-  local r = redis.call('HGET', ARGV[1] .. 't:' .. id, 'r')
-  if r then
+  local key = ARGV[1] .. 't:' .. id
+  local cur = redis.pcall('HMGET', key, 'v', 'r')
+  if cur.err then
     out[#out + 1] = id
-    out[#out + 1] = r
+    out[#out + 1] = 'type:' .. redis.call('TYPE', key).ok
+    out[#out + 1] = false
+  elseif cur[1] or cur[2] then
+    out[#out + 1] = id
+    out[#out + 1] = cur[1] or ''
+    out[#out + 1] = cur[2]
   else
     redis.call('ZREM', KEYS[1], id)
   end
 end
 return out
 `;
+
+/** A Redis reply value as text, or null. */
+const text = (v) => (v === null || v === undefined || v === false ? null : String(v));
+
+/**
+ * A Redis error for the storage's caller: Redis names the script (its SHA-1 and line) in
+ * errors raised inside one; that is for the operator, not for a client, so it stays in `cause`.
+ */
+function redisError(err) {
+  const message = String(err && err.message !== undefined ? err.message : err);
+  const clean = message
+    .replace(/\s*\(call to f_[0-9a-f]{40}\)/g, '')
+    .replace(/,?\s*script: [0-9a-f]{40}[^\n]*/g, '')
+    .replace(/@user_script:\d+:\s*/g, '');
+  return clean === message ? err : Object.assign(new Error(clean, { cause: err }), { code: err && err.code });
+}
 
 async function sha1Hex(text) {
   const digest = await globalThis.crypto.subtle.digest('SHA-1', new TextEncoder().encode(text));
@@ -89,28 +126,41 @@ function commandSender(client) {
  * A storage for `new WasmTaskStore({ storage })` on Redis (7.0+) or Valkey.
  * @param {object} client  a connected ioredis / iovalkey / node-redis client
  * @param {{ prefix?: string }} [options]
- * @returns {{ load(taskId: string): Promise<string | null>,
- *             loadContext(context: string | null): Promise<{ taskId: string, record: string }[]>,
- *             write(persists: object[]): Promise<(null | { conflict: string | null })[]>,
+ * @returns {{ load(taskId: string): Promise<{ record: string | null, version: string } | null>,
+ *             loadContext(context: string | null): Promise<{ taskId: string, record: string | null, version: string }[]>,
+ *             write(persists: object[]): Promise<(null | { conflict: string | null, version?: string })[]>,
  *             roundTrips: number }}
  */
 export function redisStorage(client, options = {}) {
   const send = commandSender(client);
+  if (options === null || typeof options !== 'object') throw new TypeError('redisStorage options must be an object');
+  refuseUnknownOptions(options, ['prefix'], 'redisStorage options.');
   const prefix = options.prefix ?? 'mcp-task:';
   if (typeof prefix !== 'string') throw new TypeError('options.prefix must be a string');
   const shas = new Map();
   const storage = {
     /** Commands sent (each one round trip; a batch of writes is one command). */
     roundTrips: 0,
+    /** `{ record, version }` as stored (record null: the key is not a task hash), or null. */
     async load(taskId) {
       storage.roundTrips++;
-      const record = await send(['HGET', prefix + 't:' + taskId, 'r']);
-      return record === null || record === undefined ? null : String(record);
+      const key = prefix + 't:' + taskId;
+      let got;
+      try {
+        got = await send(['HMGET', key, 'v', 'r']);
+      } catch (err) {
+        if (!String(err && err.message).startsWith('WRONGTYPE')) throw err;
+        storage.roundTrips++;
+        return { record: null, version: 'type:' + String(await send(['TYPE', key])) };
+      }
+      const [version, record] = got;
+      if (text(version) === null && text(record) === null) return null;
+      return { record: text(record), version: text(version) ?? '' };
     },
     async loadContext(context) {
       const flat = await script(LIST_SCRIPT, [prefix + 'c:' + (context ?? '')], [prefix]);
       const out = [];
-      for (let i = 0; i + 1 < flat.length; i += 2) out.push({ taskId: String(flat[i]), record: String(flat[i + 1]) });
+      for (let i = 0; i + 2 < flat.length; i += 3) out.push({ taskId: String(flat[i]), version: String(flat[i + 1]), record: text(flat[i + 2]) });
       return out;
     },
     async write(persists) {
@@ -131,20 +181,22 @@ export function redisStorage(client, options = {}) {
         );
       }
       const replies = await script(CAS_SCRIPT, keys, args);
-      return replies.map((r) => (Number(r[0]) === 1 ? null : { conflict: r.length > 2 ? String(r[2]) : null }));
+      return replies.map((r) => (Number(r[0]) === 1 ? null : r.length > 1 ? { conflict: text(r[2]), version: String(r[1]) } : { conflict: null }));
     },
   };
-  async function script(text, keys, args) {
-    let sha = shas.get(text);
-    if (!sha) shas.set(text, (sha = await sha1Hex(text)));
+  async function script(source, keys, args) {
+    let sha = shas.get(source);
+    if (!sha) shas.set(source, (sha = await sha1Hex(source)));
     storage.roundTrips++;
     try {
       return await send(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
     } catch (err) {
       // A restarted (or flushed) server has lost its script cache: EVAL loads it again.
-      if (!String(err && err.message).startsWith('NOSCRIPT')) throw err;
+      if (!String(err && err.message).startsWith('NOSCRIPT')) throw redisError(err);
       storage.roundTrips++;
-      return send(['EVAL', text, String(keys.length), ...keys, ...args]);
+      return send(['EVAL', source, String(keys.length), ...keys, ...args]).catch((e) => {
+        throw redisError(e);
+      });
     }
   }
   return storage;

@@ -161,31 +161,48 @@ export interface AbortSignalLike {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
-/** Options of `new TaskClient(transport, options)`. */
+/** Options of `new TaskClient(transport, options)`; any other key throws a `TypeError` that lists these. */
 export interface TaskClientOptions {
-  /** Options of the {@link TaskRequestor} it drives. */
-  requestor?: TaskRequestorOptions;
+  /** Options of the {@link TaskRequestor} it drives (its declaration comes from `capabilities` and `clientInfo` here). */
+  requestor?: Omit<TaskRequestorOptions, 'clientCapabilities' | 'clientInfo'>;
   /**
    * `'auto'` (default): `server/discover` (2026-07-28), falling back to `initialize`
    * (2025-11-25) when the server does not offer 2026-07-28.
    */
   protocolVersion?: 'auto' | Dialect;
+  /**
+   * The client's name and version: in `initialize` (2025-11-25), and on every 2026-07-28 request
+   * (`_meta["io.modelcontextprotocol/clientInfo"]`). Default `{ name: 'mcp-task-core', version: '0' }`.
+   */
   clientInfo?: { name: string; version: string; [key: string]: unknown };
-  /** The client's capabilities (e.g. `{ elicitation: {} }` to take input requests). */
+  /**
+   * The client's capabilities (e.g. `{ elicitation: {} }` to take input requests): declared in
+   * `initialize` (2025-11-25), and on every 2026-07-28 request, whose `_meta` is the declaration
+   * (`io.modelcontextprotocol/clientCapabilities`, with the tasks extension added where the
+   * request asks for or follows a task).
+   */
   capabilities?: { [key: string]: unknown };
   /** How long to wait for the answer to `server/discover` or `initialize` (ms). Default 30 000. */
   handshakeTimeoutMs?: number;
   /** Answers a request of the receiver that belongs to no task; default: `ping`, else -32601. */
   onRequest?: (request: JsonRpcRequest) => unknown | Promise<unknown>;
-  /** Every message of the receiver that belongs to no call. */
+  /** Every message of the receiver that belongs to no call. A throw goes to `onError`. */
   onMessage?: (message: JsonRpcMessage | null, text: string) => void;
-  /** Events of tasks no open call owns (e.g. imported with `requestor.importState`). */
+  /** Events of tasks no open call owns (e.g. imported with `requestor.importState`). A throw goes to `onError`. */
   onEvent?: (event: TaskRequestorOutput) => void;
-  /** Transport errors (a failed send is also reported to the requestor). */
+  /**
+   * Transport errors while the client is open (a failed send is also reported to the requestor;
+   * `close()` is no error, and what it aborts is not reported), and throws of `onMessage` and
+   * `onEvent` (without `onError` those go to `console.error`).
+   */
   onError?: (error: unknown) => void;
 }
 
-/** Per-call options of {@link TaskClient.callTool} and {@link TaskClient.request}. */
+/**
+ * Per-call options of {@link TaskClient.callTool} and {@link TaskClient.request}; any other key
+ * rejects the call with a `TypeError` that lists these. A throw in `onEvent` or `onProgress`
+ * rejects the call with it and cancels its task.
+ */
 export interface TaskCallOptions extends TaskRequestorCallOptions {
   /** Aborting rejects with the signal's reason and sends `tasks/cancel` once a task exists. */
   signal?: AbortSignalLike;
@@ -194,6 +211,10 @@ export interface TaskCallOptions extends TaskRequestorCallOptions {
   /**
    * Answers the receiver's requests for this call's task (e.g. `elicitation/create`) with a
    * result; a throw answers with an error (2025-11-25) or ends the call (tasks extension).
+   * Without it, `callTool` and `request` take no input: the receiver's request is refused
+   * (2025-11-25: a -32601 error answer), and the call rejects with a {@link TaskCallError} of code
+   * -32601 and status `input_required` and its task is cancelled. A stream yields the
+   * `inputRequest` event instead, to answer with {@link TaskClient.respond}.
    */
   onInputRequest?: (
     request: JsonRpcRequest,
@@ -214,8 +235,10 @@ export interface TaskCallResult<R = { [key: string]: unknown }> {
 }
 
 /**
- * A call rejected: a JSON-RPC error (the receiver's or the requestor's own: -32001 timeout,
- * -32000 transport), or a lost task. An aborted call rejects with the signal's reason instead.
+ * A call rejected: a JSON-RPC error (the receiver's or the client's own: -32001 timeout,
+ * -32000 transport, -32601 input asked of a call without `onInputRequest`), or a lost task. An
+ * aborted call rejects with the signal's reason instead, and a call whose callback threw, with
+ * that throw.
  */
 export interface TaskCallError extends Error {
   code: number;
@@ -224,6 +247,8 @@ export interface TaskCallError extends Error {
   taskId: string | null;
   status: TaskStatus | null;
   response?: JsonRpcErrorResponse;
+  /** -32601: the receiver's request no handler could answer. */
+  request?: JsonRpcRequest;
 }
 
 /**
@@ -235,7 +260,10 @@ export interface TaskCallError extends Error {
  *   for await (const event of client.callToolStream('slow', {}, { task: true })) console.log(event.kind);
  */
 export declare class TaskClient {
-  /** Over `transport` (not started yet: {@link TaskClient.connect} starts it). */
+  /**
+   * Over `transport` (not started yet: {@link TaskClient.connect} starts it).
+   * @throws {TypeError} code `invalid_options`: an unknown or ill-typed option
+   */
   constructor(transport: McpTransport, options?: TaskClientOptions);
   /** The requestor it drives. */
   readonly requestor: TaskRequestor;
@@ -247,14 +275,17 @@ export declare class TaskClient {
   callTool<R = { [key: string]: unknown }>(name: string, args?: { [key: string]: unknown }, options?: TaskCallOptions): Promise<TaskCallResult<R>>;
   /** Any request the requestor may send. */
   request<R = { [key: string]: unknown }>(method: string, params?: { [key: string]: unknown }, options?: TaskCallOptions): Promise<TaskCallResult<R>>;
-  /** `tools/call` as the call's events, ending after the last; throws what `callTool` rejects with. */
+  /**
+   * `tools/call` as the call's events, ending after the last; throws what `callTool` rejects with.
+   * Leaving the loop before the end (`break`, `return`, a throw) cancels the call's task.
+   */
   callToolStream(name: string, args?: { [key: string]: unknown }, options?: TaskCallOptions): AsyncIterableIterator<TaskCallEvent>;
-  /** Any request as its events. */
+  /** Any request as its events (leaving early cancels its task). */
   requestStream(method: string, params?: { [key: string]: unknown }, options?: TaskCallOptions): AsyncIterableIterator<TaskCallEvent>;
-  /** Answers an `inputRequest` event no `onInputRequest` handler took. */
+  /** Answers an `inputRequest` event of a stream (one no `onInputRequest` handler took). */
   respond(requestId: JsonRpcId, result: { [key: string]: unknown }): void;
   /** Asks the receiver to cancel a tracked task; returns the request id. */
   cancel(taskId: string): JsonRpcId;
-  /** Closes the transport; open calls reject. */
+  /** Closes the transport; open calls reject. Not an error: `onError` hears nothing of it. */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@
 // JSON.parse / JSON.stringify only: every protocol rule (statuses, polling, retries, both
 // dialects) lives in the Rust requestor. `TaskClient` (task-client.js) runs one over an
 // official MCP SDK transport.
+import { refuseUnknownOptions } from './extras.js';
 import { taskClientClass } from './task-client.js';
 
 /** `null` for `null`, and for text that is not JSON (a forwarded message may be anything the receiver sent). */
@@ -57,13 +58,8 @@ export function requestorClasses(TextTaskRequestor) {
     }
 
     call(method, params, options = {}) {
-      const { task, progressToken, ...rest } = options ?? {};
-      const unknown = Object.keys(rest);
-      if (unknown.length > 0) {
-        const error = new TypeError(`call() options.${unknown[0]} is not an option (known here: task, progressToken)`);
-        error.code = 'invalid_argument';
-        throw error;
-      }
+      const { task, progressToken } = options ?? {};
+      refuseUnknownOptions(options ?? {}, ['task', 'progressToken'], 'call() options.', 'invalid_argument');
       const callId = this.#text.call(method, jsonText(params), textTaskArgument(task), jsonText(progressToken));
       return JSON.parse(callId);
     }

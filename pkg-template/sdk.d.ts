@@ -42,7 +42,11 @@ export interface WasmTaskStoreOptions {
   /** Tasks per `tasks/list` page. Default 50. */
   pageSize?: number;
   limits?: WasmTaskStoreLimits;
-  /** The clock (epoch milliseconds). Default `Date.now`. Time going backwards is clamped. */
+  /**
+   * The clock (epoch milliseconds); the engine, the read cache and the timer all read it. Default:
+   * `Date.now()`, read at each use (so fake timers installed after the store was built rule it).
+   * Time going backwards is clamped.
+   */
   now?: () => number;
   /**
    * Keep one timer per store at the next TTL deadline, so expired tasks are freed even when no
@@ -85,6 +89,12 @@ export interface WasmTaskStoreOptions {
    * (retried until the storage answers) before the next call, and may still land. Default 5000.
    */
   storageTimeoutMs?: number;
+  /**
+   * With `storage`: where a damaged record is reported (unreadable, another task's, a version
+   * that disagrees, a key of the wrong type), once per finding, with the operator's detail.
+   * Clients only ever see -32603. Default: a line on stderr.
+   */
+  onDamaged?: (detail: string, taskId: string) => void;
 }
 
 /** One task change for the storage: the engine's `persist` output plus the task's context. */
@@ -92,8 +102,11 @@ export interface StoragePersist {
   taskId: string;
   /** The engine context (session) of the task; absent when the record is deleted. */
   context?: string | null;
-  /** The version the storage must hold; `null`: the task must not exist yet. */
-  expectedVersion: number | null;
+  /**
+   * The version the storage must hold; `null`: the task must not exist yet. A string: a repair
+   * of damage under the task's key, whose version the storage reported as this text.
+   */
+  expectedVersion: number | string | null;
   /** The version written. */
   version: number;
   /** The record (JSON text) to keep; `null`: delete it. */
@@ -108,16 +121,23 @@ export interface StoragePersist {
  * compare-and-set can (a SQL row with a version column, a Durable Object, ...).
  */
 export interface TaskStorage {
-  /** The stored record of a task, or `null` when there is none (never created, or expired). */
-  load(taskId: string): Promise<string | null>;
-  /** Every stored record of a context (for `tasks/list`), in creation order. */
-  loadContext(context: string | null): Promise<{ taskId: string; record: string }[]>;
   /**
-   * Writes each persist if the stored version equals its `expectedVersion` (`null`: absent).
-   * Resolves to one entry per persist: `null` when written, else `{ conflict }` with the record
-   * stored now (`null`: none). Rejects when the outcome is unknown (the store then retries).
+   * What the storage holds under a task's key, or `null` when there is nothing (never created,
+   * or expired): the record text alone, or `{ record, version }` with the version text kept
+   * beside it for the compare-and-set (`record: null`: the key holds no task record, say a
+   * value of another type; its `version` then names what is there). The engine judges it: a
+   * record that is not the task's, or whose version disagrees, is damage (see `restoreStored`).
    */
-  write(persists: StoragePersist[]): Promise<(null | { conflict: string | null })[]>;
+  load(taskId: string): Promise<string | { record: string | null; version: string | null } | null>;
+  /** Every stored record of a context (for `tasks/list`), in creation order; damaged ones are left out of the page. */
+  loadContext(context: string | null): Promise<{ taskId: string; record: string | null; version?: string | null }[]>;
+  /**
+   * Writes each persist if the stored version equals its `expectedVersion` (`null`: absent; a
+   * string: exactly that version text). Resolves to one entry per persist: `null` when written,
+   * else `{ conflict, version? }` with what is stored now (`conflict: null` and no `version`:
+   * nothing). Rejects when the outcome is unknown (the store then retries).
+   */
+  write(persists: StoragePersist[]): Promise<(null | { conflict: string | null; version?: string | null })[]>;
 }
 
 /**
@@ -144,7 +164,11 @@ export interface TaskStorage {
  * - No `node:crypto`: works in Node, browsers and workers.
  */
 export declare class WasmTaskStore implements TaskStore {
-  /** Throws TypeError on invalid options (in browsers before `init()`: on the first call). */
+  /**
+   * Throws TypeError on invalid options (in browsers before `init()`: on the first call): an
+   * unknown key (named, with the known ones), a storage option (`instanceId`, `leaseMs`,
+   * `cursorKey`, `storageTimeoutMs`) without `storage`, a value of the wrong type.
+   */
   constructor(options?: WasmTaskStoreOptions);
   createTask(taskParams: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task>;
   getTask(taskId: string, sessionId?: string): Promise<Task | null>;
@@ -272,11 +296,17 @@ export declare const JSONRPC_ERROR_META_KEY: 'mcp-task-core/jsonrpc-error';
 export declare function jsonRpcErrorResult(error: unknown): CallToolResult;
 
 /**
- * Makes a task store's refusal to create a task (e.g. a `limits` refusal) reach the client as the
- * JSON-RPC error of the task-augmented request (`code`, `message`, `data` of the thrown error),
- * instead of `McpServer`'s "-32602 Invalid task creation result". Call it once per server, on an
- * `McpServer`, `Server` or `Client` of SDK 1.x; returns its argument. Works with any task store.
- * Relies on the SDK's request handler map (`Protocol._requestHandlers`); throws a `TypeError` if
- * `server` has none.
+ * Makes a task store's refusal to create a task (e.g. a `limits` refusal, or "Task storage
+ * unavailable") reach the client as the JSON-RPC error of the task-augmented request (`code`,
+ * `message`, `data` of the thrown error), instead of `McpServer`'s "-32602 Invalid task creation
+ * result". On an `McpServer`, `Server` or `Client` of SDK 1.x; returns its argument; once is
+ * enough. Works with any task store. Relies on the SDK's request handler map
+ * (`Protocol._requestHandlers`); throws a `TypeError` if `server` has none.
+ *
+ * In Node a `WasmTaskStore` does this by itself: it gives every SDK server or client that holds
+ * it this wrapping at its first request (it loads the SDK installed beside this package and wraps
+ * its `Protocol.prototype._onrequest`, for Protocols holding a `WasmTaskStore` only). Call it
+ * yourself in browsers and workers, with another task store, or where the server's SDK is
+ * another copy than the one beside this package.
  */
 export declare function propagateTaskCreationErrors<T extends object>(server: T): T;

@@ -7,7 +7,9 @@
 //   const taskStore = new WasmTaskStore();
 //   const server = new McpServer(info, { taskStore, taskMessageQueue: new WasmTaskMessageQueue({ taskStore }), capabilities });
 //
-// The SDK is never imported here (it is a peer dependency, used for types only). The engine
+// The SDK is not imported here (it is a peer dependency, used for types), with one exception:
+// in Node, propagateByDefault() loads the SDK's Protocol module at run time, if the SDK sits
+// beside this package, to give every server holding a WasmTaskStore its refusals. The engine
 // comes from this package's own root entry, which picks the right build (Node ESM, browser,
 // workerd) through the "exports" conditions. In browsers the engine module is initialised
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
@@ -18,6 +20,7 @@
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
 import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
 import { StorageLoop } from './storage.js';
+import { refuseUnknownOptions } from './extras.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -252,6 +255,53 @@ function limitsOf(limits) {
   return out;
 }
 
+/** The keys of WasmTaskStoreOptions (sdk.d.ts). */
+const STORE_OPTIONS = [
+  'defaultTtlMs',
+  'maxTtlMs',
+  'allowUnlimitedTtl',
+  'pollIntervalMs',
+  'pageSize',
+  'limits',
+  'now',
+  'timer',
+  'readCacheSize',
+  'storage',
+  'instanceId',
+  'leaseMs',
+  'cursorKey',
+  'storageTimeoutMs',
+  'onDamaged',
+];
+
+/** Options that only mean something with `storage`: without it they would be ignored. */
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+
+/** The engine's name of an option this store passes on -> the store's own name for it. */
+const CALLER_NAMES = /** @type {Record<string, string>} */ ({
+  'store.instanceId': 'instanceId',
+  'store.leaseMs': 'leaseMs',
+  'store.cursorKey': 'cursorKey',
+  'ttl.defaultMs': 'defaultTtlMs',
+  'ttl.maxMs': 'maxTtlMs',
+  'ttl.allowUnlimited': 'allowUnlimitedTtl',
+});
+
+/**
+ * A new engine; options it refuses throw a TypeError naming them as the caller wrote them.
+ * @param {TaskEngineOptions} options
+ */
+function newEngine(options) {
+  try {
+    return new TaskEngine(options);
+  } catch (err) {
+    if (err instanceof Error && 'code' in err && err.code === 'invalid_options') {
+      throw new TypeError(err.message.replace(/options\.((?:store|ttl)\.\w+)/g, (name, path) => `options.${CALLER_NAMES[path] ?? path}`));
+    }
+    throw err;
+  }
+}
+
 /**
  * @param {Record<string, any>} options
  * @returns {TaskEngineOptions & { now?: () => number }}
@@ -384,7 +434,7 @@ function taskOfRecord(record, knownId) {
  *   Server code that acts on any task (not for a request) uses `allSessions()`.
  * - No limit on live tasks by default (as InMemoryTaskStore); results up to 64 MiB. `limits`
  *   sets them; a refusal is a TaskStoreError (-32603, reason "limit_exceeded"), which
- *   `propagateTaskCreationErrors(server)` lets reach the client.
+ *   reaches the client as the request's JSON-RPC error (see propagateByDefault).
  * - TTLs follow the engine's policy: `ttl: 0` expires at once, TTLs are clamped to `maxTtlMs`,
  *   `ttl: null` is unlimited only with `allowUnlimitedTtl`, no `ttl` gets `defaultTtlMs`.
  *   Expiry runs lazily on every call, plus one timer per store at the next deadline (unref'd in
@@ -411,8 +461,13 @@ class WasmTaskStore {
   /** @typedef {(taskId: string, sessionId: string | undefined) => void} TaskListener */
   /** @type {Set<TaskListener>} */
   #listeners = new Set();
-  /** @type {() => number} */
-  #now;
+  /**
+   * The caller's clock (`options.now`), or null: then every decision about time reads
+   * `Date.now()` when it is made, as the engine does, so one clock rules the engine, the read
+   * cache and the timer, even one replaced after the store was built (fake timers).
+   * @type {(() => number) | null}
+   */
+  #clock;
   /** @type {boolean} */
   #useTimer;
   /**
@@ -457,8 +512,10 @@ class WasmTaskStore {
   /** @param {WasmTaskStoreOptions} [options] */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    refuseUnknownOptions(options, STORE_OPTIONS);
+    propagateByDefault();
     this.#engineOptions = engineOptions(options);
-    this.#now = this.#engineOptions.now ?? Date.now;
+    this.#clock = this.#engineOptions.now ?? null;
     this.#useTimer = options.timer ?? options.now === undefined;
     if (options.readCacheSize !== undefined) {
       const size = options.readCacheSize;
@@ -479,8 +536,10 @@ class WasmTaskStore {
       if (options.cursorKey !== undefined) store.cursorKey = String(options.cursorKey);
       this.#engineOptions.store = store;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
+      if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('options.onDamaged must be a function');
       this.#loop = new StorageLoop(st, {
         timeoutMs,
+        onDamaged: options.onDamaged,
         onOutput: (o) => {
           if (o.kind === 'expired') this.#tellExpired(o);
           else if (o.kind === 'cancelled') this.#tellCancelled(o);
@@ -490,13 +549,17 @@ class WasmTaskStore {
         conflictError: (n) =>
           new TaskStoreError(INTERNAL_ERROR, `Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
       });
+    } else {
+      const given = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (options));
+      const ignored = STORAGE_ONLY_OPTIONS.find((key) => given[key] !== undefined);
+      if (ignored !== undefined) throw new TypeError(`options.${ignored} is an option of the storage mode: it needs options.storage`);
     }
     try {
-      this.#engine = new TaskEngine(this.#engineOptions);
+      this.#engine = newEngine(this.#engineOptions);
     } catch (err) {
       // Bad options are reported now; a wasm module not yet initialised (the browser build
       // before `init()`) is loaded by the first call.
-      if (err instanceof Error && 'code' in err && err.code === 'invalid_options') throw new TypeError(err.message);
+      if (err instanceof TypeError) throw err;
     }
   }
 
@@ -508,7 +571,7 @@ class WasmTaskStore {
     if (this.#engine) return this.#engine;
     if (!this.#loading) {
       this.#loading = Promise.resolve(init()).then(() => {
-        const engine = this.#engine ?? engineCall(() => new TaskEngine(this.#engineOptions));
+        const engine = this.#engine ?? newEngine(this.#engineOptions);
         this.#engine = engine;
         return engine;
       });
@@ -563,6 +626,12 @@ class WasmTaskStore {
     } finally {
       this.#settle(engine, creates);
     }
+  }
+
+  /** Now, in epoch ms, read as the engine reads it (see #clock). */
+  #now() {
+    const clock = this.#clock;
+    return clock === null ? Date.now() : clock();
   }
 
   /**
@@ -1221,7 +1290,7 @@ class WasmTaskStore {
         // already freed
       }
       try {
-        this.#engine = new TaskEngine(this.#engineOptions);
+        this.#engine = newEngine(this.#engineOptions);
       } catch {
         // re-created lazily
       }
@@ -1264,6 +1333,7 @@ class WasmTaskMessageQueue {
   /** @param {WasmTaskMessageQueueOptions} [options] */
   constructor(options = {}) {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+    refuseUnknownOptions(options, ['maxMessagesPerTask', 'taskStore']);
     // No limit by default, as InMemoryTaskMessageQueue: the SDK's maxTaskQueueSize still applies.
     const max = options.maxMessagesPerTask ?? Infinity;
     if (typeof max !== 'number' || Number.isNaN(max) || max < 0) {
@@ -1416,6 +1486,55 @@ function propagateTaskCreationErrors(server) {
   });
   Object.defineProperty(handlers, PROPAGATING, { value: true });
   return server;
+}
+
+/** The SDK 1.x module of its Protocol class (the base of McpServer's Server and of Client). */
+const SDK_PROTOCOL_MODULE = '@modelcontextprotocol/sdk/shared/protocol.js';
+/** @type {Promise<void> | null} */
+let sdkHook = null;
+
+/**
+ * Gives every SDK 1.x server and client that holds a WasmTaskStore propagateTaskCreationErrors
+ * at its first request, so a refused task creation (storage unavailable, a limit) reaches the
+ * client as the store's JSON-RPC error by default. Why here: the SDK hands the store no
+ * reference to the server that holds it, and McpServer turns the store's error into
+ * "-32602 Invalid task creation result". How: once per process, in Node only, the SDK copy
+ * installed beside this package is loaded (the one the server's own imports get) and its
+ * `Protocol.prototype._onrequest` wrapped; any other Protocol, or a store of another kind, is
+ * left as it is. Where that copy cannot be loaded (browsers, workers, a second copy of the SDK)
+ * nothing changes: call propagateTaskCreationErrors(server) there.
+ */
+function propagateByDefault() {
+  if (sdkHook !== null) return;
+  /** @type {any} */
+  const host = globalThis;
+  if (typeof host.process?.versions?.node !== 'string') {
+    sdkHook = Promise.resolve();
+    return;
+  }
+  // Not a literal: bundlers leave it alone. The CommonJS twin loads the SDK's CommonJS build.
+  const name = SDK_PROTOCOL_MODULE;
+  /** @type {Promise<any>} */
+  const loaded =
+    // @ts-ignore `require` exists in the CommonJS twin (sdk.cjs) only
+    typeof require === 'function' ? Promise.resolve().then(() => require(name)) : import(name);
+  sdkHook = loaded.then(
+    (sdk) => {
+      /** @type {any} */
+      const proto = sdk?.Protocol?.prototype;
+      const onrequest = proto?._onrequest;
+      if (typeof onrequest !== 'function') return;
+      /**
+       * @this {any}
+       * @param {unknown[]} args
+       */
+      proto._onrequest = function onrequestPropagating(...args) {
+        if (this._taskStore instanceof WasmTaskStore) propagateTaskCreationErrors(this);
+        return onrequest.apply(this, args);
+      };
+    },
+    () => {},
+  );
 }
 
 /**

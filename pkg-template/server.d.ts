@@ -44,13 +44,21 @@ export interface TasksExtensionOptions {
   engineOptions?: TaskEngineOptions;
   /**
    * The principal tasks are bound to, from the request's verified `authInfo` (`undefined`
-   * without authentication): every `tasks/*` request and listen stream sees only its
-   * principal's tasks. Default: `authInfo.clientId`, or `null` (task IDs are then the only
-   * bearer of access: they are random UUIDs).
+   * without authentication): every `tasks/*` request, listen stream and waiting `tasks/result`
+   * sees only its principal's tasks. Default: the token's subject, `authInfo.extra.sub`, within
+   * its OAuth client (`authInfo.clientId`); `null` without `authInfo` (task IDs, random UUIDs,
+   * are then the only bearer of access). A verified token that names no subject is refused
+   * (-32603): `clientId` alone names the client application, which all its users share.
    */
   principal?: (authInfo: AuthInfo | undefined) => string | null;
-  /** Errors that have no request to go to (e.g. an outcome the engine refused). */
+  /** Errors that have no request to go to (e.g. an outcome the engine refused, dropped outputs). */
   onerror?: (error: unknown) => void;
+  /**
+   * Where the engine's audit records go (creation, status changes, result fetches, expiry,
+   * refused access, limits). Giving it turns `audit` on in the engine this runtime creates;
+   * `engineOptions.audit` without it is refused.
+   */
+  onaudit?: (record: import('mcp-task-core').AuditOutput) => void;
 }
 
 /** `McpServer.registerTool`'s config, plus the task policy. */

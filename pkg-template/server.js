@@ -21,6 +21,7 @@
 // objects the caller passes in. The CommonJS entry server.cjs is generated from this file by
 // scripts/build-pkg.sh.
 import { TextTaskEngine } from 'mcp-task-core/receiver';
+import { refuseUnknownOptions } from './extras.js';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';
@@ -68,8 +69,42 @@ function isModern(version) {
   return typeof version === 'string' && version >= MODERN_VERSION;
 }
 
+/** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'onerror', 'onaudit'];
+
+/**
+ * The default principal: the authenticated user, never a shared value. A verified token that
+ * names its subject (`authInfo.extra.sub`, as token verifiers report the JWT `sub` claim) binds
+ * tasks to that subject within its OAuth client; without `authInfo` the request is anonymous
+ * (`null`: task IDs, random UUIDs, are then the only bearer of access). A token with no subject
+ * is refused: `clientId` names the client application, which every user of it shares.
+ */
 function defaultPrincipal(authInfo) {
-  return typeof authInfo?.clientId === 'string' && authInfo.clientId !== '' ? authInfo.clientId : null;
+  if (authInfo === undefined || authInfo === null) return null;
+  const subject = authInfo.extra?.sub;
+  if (typeof subject === 'string' && subject !== '') return JSON.stringify([authInfo.clientId ?? null, subject]);
+  throw new TaskProtocolError(
+    INTERNAL_ERROR,
+    'Cannot tell which user this request acts for: the verified token names no subject (authInfo.extra.sub). ' +
+      'The server must pass TasksExtension({ principal: (authInfo) => ... }) to bind tasks to its users.',
+  );
+}
+
+function checkOptions(options) {
+  if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
+  if (options.storage !== undefined) {
+    throw new TypeError(
+      'TasksExtension does not take storage: its tasks live in this process. For durable tasks use WasmTaskStore ' +
+        'with redisStorage (mcp-task-core/sdk, mcp-task-core/redis) or TaskEngineObject (mcp-task-core/durable-object).',
+    );
+  }
+  refuseUnknownOptions(options, OPTIONS);
+  for (const hook of ['principal', 'onerror', 'onaudit']) {
+    if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`TasksExtension: ${hook} must be a function`);
+  }
+  if (options.engineOptions?.audit === true && options.onaudit === undefined) {
+    throw new TypeError('TasksExtension: engineOptions.audit needs onaudit(record), where the audit records go');
+  }
 }
 
 /** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
@@ -100,6 +135,19 @@ function wireMeta(meta, ctx) {
   const envelope = ctx?.mcpReq?.envelope;
   if (meta === undefined && envelope === undefined) return undefined;
   return { ...(isPlainObject(meta) ? meta : {}), ...(isPlainObject(envelope) ? envelope : {}) };
+}
+
+/** A request id of ours: random, so no client can name (or collide with) the stream it opens. */
+function mintedId(kind) {
+  return `mcp-task-core/${kind}:${crypto.randomUUID()}`;
+}
+
+/** A listen stream's message with the client's subscription id in place of the engine's. */
+function withSubscriptionId(messageText, streamId, subscriptionId) {
+  const message = JSON.parse(messageText);
+  const meta = message.params?._meta;
+  if (isPlainObject(meta) && meta[SUBSCRIPTION_ID_META] === streamId) meta[SUBSCRIPTION_ID_META] = subscriptionId;
+  return message;
 }
 
 function sseFrame(message) {
@@ -187,17 +235,23 @@ class TaskHandle {
  */
 class TasksExtension {
   constructor(options = {}) {
-    if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
+    checkOptions(options);
     // A TaskEngine (object mode) is used through its TextTaskEngine: same tasks, JSON text.
-    this.engine = options.engine?.textEngine ?? options.engine ?? new TextTaskEngine(options.engineOptions ?? {});
-    this._principal = options.principal ?? defaultPrincipal;
+    const engineOptions = { ...options.engineOptions };
+    if (options.onaudit !== undefined && options.engine === undefined) engineOptions.audit = true;
+    this.engine = options.engine?.textEngine ?? options.engine ?? new TextTaskEngine(engineOptions);
+    this._principalOf = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});
+    this._onaudit = options.onaudit ?? (() => {});
+    // The engine's clock, read at each use (as the engine reads it), so timers follow fake clocks.
+    this._clock = typeof engineOptions.now === 'function' ? engineOptions.now : null;
     this._servers = new WeakMap();
     this._tasks = new Map(); // taskId -> { controller, inputs: Map<rawId, {resolve, reject}>, principal }
     this._launches = new Map(); // taskId -> () => void, started on the engine's `execute`
-    this._sinks = new Map(); // inReplyTo (raw JSON id) -> (messageText) => void
+    // Open streams by the id the engine knows them by (raw JSON): an id minted here, random, never
+    // the client's own (clients number their requests alike), each with the principal it serves.
+    this._streams = new Map(); // streamId -> { context, deliver: (messageText | null) => void }
     this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
-    this._nextId = 0;
     this._timer = undefined;
     this._timerAt = null;
     this._closed = false;
@@ -362,8 +416,8 @@ class TasksExtension {
       entry.controller.abort(abortError('cancelled'));
       this._tasks.delete(taskId);
     }
-    for (const sink of this._sinks.values()) sink(null);
-    this._sinks.clear();
+    for (const stream of this._streams.values()) stream.deliver(null);
+    this._streams.clear();
   }
 
   // ----------------------------------------------------------------------------------------
@@ -465,7 +519,7 @@ class TasksExtension {
     if (method === 'tasks/update' && ctx.mcpReq.inputResponses !== undefined && full.inputResponses === undefined) {
       full.inputResponses = ctx.mcpReq.inputResponses;
     }
-    const id = this._internalId();
+    const id = mintedId('server');
     const text = this._requestText(method, full, ctx, id);
     const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25' });
     if (reply !== null) {
@@ -476,15 +530,15 @@ class TasksExtension {
     // comes later, on this request's stream.
     const rawId = JSON.stringify(id);
     return new Promise((resolve, reject) => {
-      const sink = (message) => {
+      const deliver = (message) => {
         if (message === null) {
-          this._sinks.delete(rawId);
+          this._streams.delete(rawId);
           reject(new TaskProtocolError(INTERNAL_ERROR, 'The task runtime closed'));
           return;
         }
         const parsed = JSON.parse(message);
         if (parsed.id === id && parsed.method === undefined) {
-          this._sinks.delete(rawId);
+          this._streams.delete(rawId);
           try {
             resolve(this._resultOf(message));
           } catch (err) {
@@ -496,8 +550,17 @@ class TasksExtension {
           ctx.mcpReq.notify({ method: parsed.method, params: parsed.params }).catch((err) => this._onerror(err));
         }
       };
-      this._sinks.set(rawId, sink);
-      ctx.mcpReq.signal?.addEventListener('abort', () => this._sinks.delete(rawId), { once: true });
+      this._streams.set(rawId, { context: principal, deliver });
+      // The client gave up (or its stream dropped): the engine stops holding a waiter for it.
+      ctx.mcpReq.signal?.addEventListener(
+        'abort',
+        () => {
+          if (!this._streams.delete(rawId)) return;
+          this._quietly(() => this.engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }), principal));
+          this._drain();
+        },
+        { once: true },
+      );
       this._drain();
     });
   }
@@ -517,19 +580,27 @@ class TasksExtension {
   }
 
   _serveListen(request, body, options) {
-    const principal = this._principal(options?.authInfo);
+    const refuse = (error, status) => Response.json({ jsonrpc: '2.0', id: body.id ?? null, error }, { status });
+    let principal;
+    try {
+      principal = this._principal(options?.authInfo);
+    } catch (err) {
+      return refuse(jsonRpcErrorOf(err), 500);
+    }
     const meta = body.params?._meta;
     if (!isPlainObject(meta) || !isModern(meta[PROTOCOL_VERSION_META])) {
-      const error = { code: INVALID_PARAMS, message: 'subscriptions/listen needs the 2026-07-28 request envelope in params._meta' };
-      return Response.json({ jsonrpc: '2.0', id: body.id ?? null, error }, { status: 400 });
+      return refuse({ code: INVALID_PARAMS, message: 'subscriptions/listen needs the 2026-07-28 request envelope in params._meta' }, 400);
     }
-    const outcome = this.engine.listenTasks(JSON.stringify(body), principal);
+    // The engine follows the stream under an id of ours; the client's id (its subscription id)
+    // is put back into what goes out on the stream.
+    const streamId = mintedId('listen');
+    const outcome = this.engine.listenTasks(JSON.stringify({ ...body, id: streamId }), principal);
     this._drain();
     if (outcome.error !== undefined) {
-      const parsed = JSON.parse(outcome.error);
-      return new Response(outcome.error, { status: parsed.error?.code === MISSING_CAPABILITY ? 400 : 200, headers: { 'content-type': 'application/json' } });
+      const { error } = JSON.parse(outcome.error);
+      return refuse(error, error?.code === MISSING_CAPABILITY ? 400 : 200);
     }
-    const rawId = JSON.stringify(body.id);
+    const rawId = JSON.stringify(streamId);
     const encoder = new TextEncoder();
     let controller;
     let open = true;
@@ -542,7 +613,7 @@ class TasksExtension {
       }
       open = false;
       clearInterval(keepAlive);
-      this._sinks.delete(rawId);
+      this._streams.delete(rawId);
       this.engine.unlistenTasks(rawId, principal);
       try {
         controller.close();
@@ -563,10 +634,11 @@ class TasksExtension {
           close(true);
           return;
         }
-        this._sinks.set(rawId, (message) => {
+        const deliver = (message) => {
           if (message === null) close(true);
-          else if (open) controller.enqueue(encoder.encode(sseFrame(message)));
-        });
+          else if (open) controller.enqueue(encoder.encode(sseFrame(withSubscriptionId(message, streamId, body.id))));
+        };
+        this._streams.set(rawId, { context: principal, deliver });
         keepAlive = setInterval(() => open && controller.enqueue(encoder.encode(': keepalive\n\n')), 15_000);
         keepAlive.unref?.();
       },
@@ -582,12 +654,14 @@ class TasksExtension {
   // ----------------------------------------------------------------------------------------
   // Engine plumbing
 
-  _internalId() {
-    this._nextId += 1;
-    return `mcp-task-core/server:${this._nextId}`;
+  /** The principal of a request's `authInfo`, as the `principal` option decides it. */
+  _principal(authInfo) {
+    const principal = this._principalOf(authInfo);
+    if (principal === null || (typeof principal === 'string' && principal !== '')) return principal;
+    throw new TaskProtocolError(INTERNAL_ERROR, `The principal option must return a non-empty string or null, got ${JSON.stringify(principal)}`);
   }
 
-  _requestText(method, params, ctx, id = this._internalId()) {
+  _requestText(method, params, ctx, id = mintedId('server')) {
     const meta = wireMeta(params?._meta, ctx);
     const fullParams = { ...params };
     if (meta !== undefined) fullParams._meta = meta;
@@ -693,17 +767,44 @@ class TasksExtension {
           }
           break;
         }
-        case 'send': {
-          // Streams that asked for it: notifications/tasks on a listen stream, or a 2025-11-25
-          // tasks/result waiting for its answer. Messages for no open stream are dropped.
-          if (out.inReplyTo !== null) this._sinks.get(out.inReplyTo)?.(out.message);
+        case 'send':
+          this._deliver(out);
           break;
-        }
+        case 'audit':
+          this._report(this._onaudit, out);
+          break;
+        case 'outputsDropped':
+          this._onerror(Object.assign(new Error(`The engine's output queue was full: ${out.count} notifications or audit records were dropped`), { code: 'outputs_dropped', count: out.count }));
+          break;
         default:
-          break; // forward (handled by the caller), audit, outputsDropped
+          break; // forward: handled by the caller
       }
     }
     this._arm();
+  }
+
+  /**
+   * A message for the stream that asked for it: notifications/tasks on a listen stream, or the
+   * answer of a 2025-11-25 tasks/result. Only to a stream of the message's own principal;
+   * messages for no open stream are dropped (the task is still there to poll).
+   */
+  _deliver(out) {
+    if (out.inReplyTo === null) return;
+    const stream = this._streams.get(out.inReplyTo);
+    if (stream === undefined) return;
+    if (stream.context !== out.context) {
+      this._onerror(new Error(`A task message for another principal reached stream ${out.inReplyTo}: not delivered`));
+      return;
+    }
+    stream.deliver(out.message);
+  }
+
+  _report(hook, value) {
+    try {
+      hook(value);
+    } catch (err) {
+      this._onerror(err);
+    }
   }
 
   _arm() {
@@ -719,7 +820,7 @@ class TasksExtension {
       this._timerAt = null;
       this.engine.handleTimeout();
       this._drain();
-    }, Math.max(0, due - Date.now()));
+    }, Math.max(0, due - (this._clock === null ? Date.now() : this._clock())));
     this._timer.unref?.();
   }
 }

@@ -3,6 +3,7 @@
 import type { TextTaskEngine, TextTaskEngineOutput } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/sdk';
 
+/** An unknown key throws a `TypeError` that names it. */
 export interface StorageLoopOptions {
   /** A caller waits at most this long for the storage (then `storageError`). Default 5000 ms. */
   timeoutMs?: number;
@@ -14,6 +15,13 @@ export interface StorageLoopOptions {
   storageError?: (why: string) => Error;
   /** The error thrown when a task keeps changing under an operation (default: code -32603, reason `storage_conflict`). */
   conflictError?: (attempts: number) => Error;
+  /**
+   * Told about every damaged record found under a task's key (what is there, for the operator's
+   * log; never sent to a client). Default: `console.error`. The engine decides the outcome: a
+   * task held here fails with a storage-corruption error written over the damage, a list page
+   * leaves it out, a read of it fails with -32603 `damaged_record`.
+   */
+  onDamaged?: (detail: string, taskId: string) => void;
 }
 
 /** What an operation needs loaded and whether it changes its task. */

@@ -13,15 +13,24 @@
 // Operations of one loop run one at a time, so every write's outcome is known before the next
 // operation reads the engine (and a conflict's stored record is never older than the copy here).
 // The CommonJS twin storage.cjs is generated from this file by scripts/build-pkg.sh.
+import { refuseUnknownOptions } from './extras.js';
 
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;
+
+/** Damage findings remembered so that each is reported once. */
+const MAX_REPORTED = 1024;
 
 const noop = () => {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function defaultStorageError(why) {
   return Object.assign(new Error(`Task storage unavailable: ${why}`), { code: -32603, reason: 'storage_unavailable' });
+}
+
+/** The default report of damage found in the storage: the operator's log (stderr). */
+function defaultOnDamaged(detail) {
+  console.error(`mcp-task-core: ${detail}`);
 }
 
 function defaultConflictError(n) {
@@ -39,15 +48,23 @@ class StorageLoop {
   #engineError;
   #storageError;
   #conflictError;
+  #onDamaged;
+  /** Damage already reported (see #report). */
+  #reported = new Set();
 
   /**
    * @param {{ load: Function, loadContext: Function, write: Function }} storage
    * @param {{ timeoutMs?: number, onOutput?: (output: object) => void, engineError?: (err: any) => any,
-   *           storageError?: (why: string) => Error, conflictError?: (attempts: number) => Error }} [options]
+   *           storageError?: (why: string) => Error, conflictError?: (attempts: number) => Error,
+   *           onDamaged?: (detail: string, taskId: string) => void }} [options]
    *   `timeoutMs` (default 5000): a caller waits at most this long for the storage;
    *   `onOutput`: every output except `persist`, once its task's write landed (in order);
    *   `engineError`: maps an error thrown by the engine; `storageError` / `conflictError`: the
-   *   errors thrown when the storage does not answer / the task keeps changing.
+   *   errors thrown when the storage does not answer / the task keeps changing; `onDamaged`:
+   *   told about every record found damaged (what the key holds, for the operator; default:
+   *   `console.error`). The engine decides what damage means (see `restoreStored`): the task
+   *   is failed and its work stopped where a copy is held, it is left out of list pages, and
+   *   a request for it gets a -32603 `damaged_record` error.
    */
   constructor(storage, options = {}) {
     for (const m of ['load', 'loadContext', 'write']) {
@@ -55,12 +72,20 @@ class StorageLoop {
         throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
     }
+    if (options === null || typeof options !== 'object') throw new TypeError('StorageLoop options must be an object');
+    refuseUnknownOptions(options, ['timeoutMs', 'onOutput', 'engineError', 'storageError', 'conflictError', 'onDamaged'], 'StorageLoop options.');
+    const timeoutMs = options.timeoutMs ?? 5000;
+    if (typeof timeoutMs !== 'number' || !(timeoutMs >= 0)) throw new TypeError('StorageLoop options.timeoutMs must be a non-negative number of milliseconds');
+    for (const key of ['onOutput', 'engineError', 'storageError', 'conflictError', 'onDamaged']) {
+      if (options[key] !== undefined && typeof options[key] !== 'function') throw new TypeError(`StorageLoop options.${key} must be a function`);
+    }
     this.#storage = storage;
-    this.#timeoutMs = Math.max(1, options.timeoutMs ?? 5000);
+    this.#timeoutMs = Math.max(1, timeoutMs);
     this.#onOutput = options.onOutput ?? noop;
     this.#engineError = options.engineError ?? ((err) => err);
     this.#storageError = options.storageError ?? defaultStorageError;
     this.#conflictError = options.conflictError ?? defaultConflictError;
+    this.#onDamaged = options.onDamaged ?? defaultOnDamaged;
   }
 
   /**
@@ -106,7 +131,8 @@ class StorageLoop {
         if (!(plan.write && engine.hasTask(plan.taskId))) await this.#loadTask(engine, plan.taskId);
       } else if (typeof plan.context === 'string' || plan.context === null) {
         const entries = await this.#storageCall(() => this.#storage.loadContext(plan.context));
-        for (const { record } of entries) this.#call(() => engine.restore(record));
+        // A damaged entry is reported and left out: it never fails the page.
+        for (const { taskId, record, version } of entries) this.#restore(engine, taskId, record, version, false);
       }
       for (let attempt = 1; ; attempt++) {
         let value;
@@ -143,9 +169,40 @@ class StorageLoop {
   }
 
   async #loadTask(engine, taskId) {
-    const record = await this.#storageCall(() => this.#storage.load(taskId));
-    if (record === null || record === undefined) engine.forgetTask(taskId);
-    else this.#call(() => engine.restore(record));
+    const stored = await this.#storageCall(() => this.#storage.load(taskId));
+    if (stored === null || stored === undefined) engine.forgetTask(taskId);
+    else if (typeof stored === 'string') this.#restore(engine, taskId, stored, null, true);
+    else this.#restore(engine, taskId, stored.record, stored.version, true);
+  }
+
+  /**
+   * `engine.restoreStored(...)`: damage is reported; for a task not held here it is the
+   * operation's error when `strict` (a read of that task), else the task is left out.
+   */
+  #restore(engine, taskId, record, version, strict) {
+    let found;
+    try {
+      found = engine.restoreStored(String(taskId), record ?? null, version === null || version === undefined ? null : String(version));
+    } catch (err) {
+      if (!(err && err.code === 'damaged_record')) throw this.#engineError(err);
+      this.#report(err.detail ?? err.message, taskId);
+      if (strict) throw this.#engineError(err);
+      return;
+    }
+    if (found !== null && found !== undefined) this.#report(found, taskId);
+  }
+
+  #report(detail, taskId) {
+    // Each finding once (list pages meet the same damage again and again), the latest kept.
+    const seen = `${taskId}\0${detail}`;
+    if (this.#reported.has(seen)) return;
+    this.#reported.add(seen);
+    if (this.#reported.size > MAX_REPORTED) this.#reported.delete(this.#reported.values().next().value);
+    try {
+      this.#onDamaged(detail, taskId);
+    } catch {
+      // A listener's fault must not break the loop.
+    }
   }
 
   async #storageCall(fn) {
@@ -176,8 +233,9 @@ class StorageLoop {
           const r = results[i];
           if (!r) return;
           lost.add(p.taskId);
-          if (r.conflict === null || r.conflict === undefined) engine.forgetTask(p.taskId);
-          else this.#call(() => engine.restore(r.conflict));
+          const gone = (r.conflict === null || r.conflict === undefined) && (r.version === null || r.version === undefined);
+          if (gone) engine.forgetTask(p.taskId);
+          else this.#restore(engine, p.taskId, r.conflict ?? null, r.version ?? null, false);
         });
         for (const id of lost) conflicts.add(id);
       }

@@ -5,12 +5,34 @@
 // each call's outputs into a Promise and an async iterator. Glue only: which status ends a
 // task, when to poll and what to retry all come from the requestor's outputs.
 
+import { refuseUnknownOptions } from './extras.js';
+
 const LATEST = '2026-07-28';
 const LEGACY = '2025-11-25';
 /** setTimeout takes at most 2^31 - 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 /** Outputs after which a call has nothing more to say. */
 const ENDS_A_CALL = new Set(['finished', 'plainResponse', 'callRefused', 'lost']);
+/** JSON-RPC "Method not found": this client has nothing to answer the receiver's request with. */
+const METHOD_NOT_FOUND = -32601;
+/** The keys of `new TaskClient(transport, options)` and of a call's options (requestor.d.ts). */
+const CLIENT_OPTIONS = ['requestor', 'protocolVersion', 'clientInfo', 'capabilities', 'handshakeTimeoutMs', 'onRequest', 'onMessage', 'onEvent', 'onError'];
+const CALL_OPTIONS = ['task', 'progressToken', 'signal', 'onProgress', 'onInputRequest', 'onEvent'];
+
+/** Refuses what `options` cannot mean: a typo must not silently mean "default" (or "no handler"). */
+function checkOptions(options, known, where, code) {
+  const fail = (message) => {
+    const error = new TypeError(message);
+    error.code = code;
+    throw error;
+  };
+  if (options === null || typeof options !== 'object') fail(`${where}options must be an object`);
+  refuseUnknownOptions(options, known, `${where}options.`, code);
+  for (const key of Object.keys(options)) {
+    const value = options[key];
+    if (key.startsWith('on') && value !== undefined && typeof value !== 'function') fail(`${where}options.${key} must be a function`);
+  }
+}
 
 /** An Error for a JSON-RPC error object, carrying its `code` and `data`. */
 function rpcError(error, extra) {
@@ -85,16 +107,39 @@ export function taskClientClass(TaskRequestor) {
     /**
      * @param transport an SDK `Transport`, not started
      * @param options `{ requestor?: TaskRequestorOptions, protocolVersion?: 'auto' | '2025-11-25' |
-     *   '2026-07-28', clientInfo?, capabilities?, handshakeTimeoutMs?, onRequest?, onMessage?, onError? }`
+     *   '2026-07-28', clientInfo?, capabilities?, handshakeTimeoutMs?, onRequest?, onMessage?, onEvent?, onError? }`;
+     *   an unknown key throws a TypeError that lists the known ones
      */
     constructor(transport, options = {}) {
+      checkOptions(options, CLIENT_OPTIONS, '', 'invalid_options');
+      const invalid = (message) => Object.assign(new TypeError(message), { code: 'invalid_options' });
+      const { protocolVersion = 'auto', requestor } = options;
+      if (![LATEST, LEGACY, 'auto'].includes(protocolVersion)) throw invalid(`options.protocolVersion must be 'auto', '${LEGACY}' or '${LATEST}'`);
+      for (const key of ['requestor', 'capabilities', 'clientInfo']) {
+        const value = options[key];
+        if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) throw invalid(`options.${key} must be an object`);
+      }
+      for (const [key, own] of [['clientCapabilities', 'capabilities'], ['clientInfo', 'clientInfo']]) {
+        if (requestor?.[key] !== undefined) throw invalid(`options.requestor.${key}: set options.${own} instead (the handshake declares it too)`);
+      }
       this.#transport = transport;
       this.#options = options;
-      this.#requestor = new TaskRequestor(options.requestor);
-      this.#now = options.requestor?.now ?? Date.now;
+      // 2026-07-28 declares the client on every request, not once: the requestor carries it.
+      this.#requestor = new TaskRequestor({ ...requestor, clientCapabilities: this.#capabilities(), clientInfo: this.#clientInfo() });
+      // The requestor's clock when it was given one, else Date.now read at each use (fake timers).
+      this.#now = requestor?.now ?? (() => Date.now());
       transport.onmessage = (message) => this.#receive(message);
       transport.onclose = () => this.#lost(new Error('Connection closed: the transport closed'));
-      transport.onerror = (error) => this.#options.onError?.(error);
+      // Once closed, the transport's aborted requests are the close itself, not errors.
+      transport.onerror = (error) => this.#closed || this.#transportError(error);
+    }
+
+    #capabilities() {
+      return this.#options.capabilities ?? {};
+    }
+
+    #clientInfo() {
+      return this.#options.clientInfo ?? { name: 'mcp-task-core', version: '0' };
     }
 
     /** The `TaskRequestor` this client drives (for `tracked()`, `exportState()`, ...). */
@@ -111,8 +156,8 @@ export function taskClientClass(TaskRequestor) {
     async connect() {
       await this.#transport.start();
       const wanted = this.#options.protocolVersion ?? 'auto';
-      const clientInfo = this.#options.clientInfo ?? { name: 'mcp-task-core', version: '0' };
-      const capabilities = this.#options.capabilities ?? {};
+      const clientInfo = this.#clientInfo();
+      const capabilities = this.#capabilities();
       let info = null;
       if (wanted !== LEGACY) {
         const meta = {
@@ -144,7 +189,10 @@ export function taskClientClass(TaskRequestor) {
 
     /** Any request the requestor may send, with the options of `callTool`. */
     request(method, params, options = {}) {
-      return new Promise((resolve, reject) => this.#start(method, params, options, { resolve, reject }));
+      return new Promise((resolve, reject) => {
+        checkOptions(options, CALL_OPTIONS, 'TaskClient call ', 'invalid_argument');
+        this.#start(method, params, options, { resolve, reject });
+      });
     }
 
     /** `tools/call` as an async iterator of the call's events, ending with its last one. */
@@ -152,14 +200,20 @@ export function taskClientClass(TaskRequestor) {
       return this.requestStream('tools/call', { name, arguments: args ?? {} }, options);
     }
 
-    /** Any request as an async iterator of its events (a rejection ends it with that error). */
+    /**
+     * Any request as an async iterator of its events (a rejection ends it with that error).
+     * Leaving the loop early (`break`, `return`, a throw: the iterator's `return()`) gives the
+     * call up: its task is cancelled, as with an aborted signal.
+     */
     requestStream(method, params, options = {}) {
+      checkOptions(options, CALL_OPTIONS, 'TaskClient call ', 'invalid_argument');
       const queue = new EventQueue();
       let started = false;
+      let state;
       const start = () => {
         if (started) return;
         started = true;
-        this.#start(method, params, options, { resolve: () => queue.end(), reject: (e) => queue.end(e), queue });
+        state = this.#start(method, params, options, { resolve: () => queue.end(), reject: (e) => queue.end(e), queue });
       };
       return {
         [Symbol.asyncIterator]() {
@@ -170,13 +224,14 @@ export function taskClientClass(TaskRequestor) {
           return queue.next();
         },
         return: async () => {
+          if (state) this.#giveUp(state, null);
           queue.end();
           return { value: undefined, done: true };
         },
       };
     }
 
-    /** Answers an `inputRequest` event (when no `onInputRequest` handler did). */
+    /** Answers an `inputRequest` event of a stream (`callToolStream`, `requestStream`). */
     respond(requestId, result) {
       this.#requestor.respond(requestId, result);
       this.#pump();
@@ -207,23 +262,28 @@ export function taskClientClass(TaskRequestor) {
       } catch (error) {
         return sink.reject(error);
       }
-      const state = { callId, taskId: null, sink, onProgress, onInputRequest, onEvent, progressToken, aborted: false, unlisten: null };
+      const state = { callId, taskId: null, sink, onProgress, onInputRequest, onEvent, progressToken, givenUp: false, unlisten: null };
       this.#calls.set(callId, state);
       if (progressToken !== undefined) this.#progress.set(JSON.stringify(progressToken), state);
       if (signal) {
-        const onAbort = () => this.#abort(state, signal);
+        const onAbort = () => this.#giveUp(state, abortError(signal));
         signal.addEventListener('abort', onAbort, { once: true });
         state.unlisten = () => signal.removeEventListener('abort', onAbort);
       }
       this.#pump();
+      return state;
     }
 
-    #abort(state, signal) {
-      if (state.aborted) return;
-      state.aborted = true;
-      // The task goes on at the receiver unless cancelled: cancel it (now, or once created).
+    /**
+     * The caller no longer waits for a call (an aborted signal, a throw in its callback, a stream
+     * left early, input it cannot give): it ends with `error` (none: a stream's plain end), and
+     * its task, which would go on at the receiver, is cancelled now or once created.
+     */
+    #giveUp(state, error) {
+      if (state.settled) return;
+      state.givenUp = true;
       if (state.taskId !== null) this.#cancelQuietly(state.taskId);
-      this.#settle(state, null, abortError(signal), { keepRouting: state.taskId === null });
+      this.#settle(state, null, error, { keepRouting: state.taskId === null });
     }
 
     #cancelQuietly(taskId) {
@@ -298,7 +358,9 @@ export function taskClientClass(TaskRequestor) {
       Promise.resolve()
         .then(() => this.#transport.send(out.message, options))
         .catch((error) => {
-          this.#options.onError?.(error);
+          // A send the close aborted is no error: the close has ended every call.
+          if (this.#closed) return;
+          this.#transportError(error);
           // The requestor decides what a lost request means (a failed call, a poll to retry).
           if (out.requestId !== null && !this.#closed) {
             this.#requestor.requestFailed(out.requestId);
@@ -325,18 +387,72 @@ export function taskClientClass(TaskRequestor) {
       if (state === undefined || state === null) return this.#unrouted(event);
       if (event.kind === 'created') {
         state.taskId = event.taskId;
-        if (state.aborted) return this.#cancelQuietly(event.taskId);
+        if (state.givenUp) return this.#cancelQuietly(event.taskId);
       }
       if (state.settled) {
-        // An aborted call: its remaining events only end it.
+        // A call given up: its remaining events only end it.
         if (ENDS_A_CALL.has(event.kind)) this.#forgetCall(state);
         return;
       }
-      state.onEvent?.(event);
-      state.sink.queue?.push(event);
-      if (event.kind === 'progress') state.onProgress?.(event.notification.params);
-      if (event.kind === 'inputRequest' && state.onInputRequest) this.#answer(state, event);
+      try {
+        state.onEvent?.(event);
+        state.sink.queue?.push(event);
+        if (event.kind === 'progress') state.onProgress?.(event.notification.params);
+      } catch (error) {
+        // The caller's own callback failed: the call cannot go on as asked; the caller hears why.
+        return this.#giveUp(state, error);
+      }
+      if (event.kind === 'inputRequest') {
+        if (state.onInputRequest) this.#answer(state, event);
+        // A stream's reader answers with respond(); a Promise has no one to ask.
+        else if (!state.sink.queue) this.#refuseInput(state, event);
+      }
       if (ENDS_A_CALL.has(event.kind)) this.#end(state, event);
+    }
+
+    /**
+     * The receiver asks for input a call has no `onInputRequest` for: its request is refused
+     * (2025-11-25: a -32601 error answer, so the tool hears why; the tasks extension takes results
+     * only), and the call rejects with -32601 and its task is cancelled, rather than wait for an
+     * answer that cannot come.
+     */
+    #refuseInput(state, event) {
+      const method = event.request?.method ?? 'input';
+      const why = `the call has no onInputRequest handler for the receiver's ${method}`;
+      try {
+        this.#requestor.respondError(event.requestId, { code: METHOD_NOT_FOUND, message: `Method not found: ${why}` });
+      } catch {
+        // The tasks extension: the cancel below ends the receiver's wait.
+      }
+      const message =
+        `Task ${event.taskId} asked for input (${method}), but ${why}: pass onInputRequest to callTool or request, ` +
+        'or read the call with callToolStream and answer its inputRequest events with respond(). The task was cancelled.';
+      const about = { callId: state.callId, taskId: event.taskId, status: 'input_required', request: event.request };
+      this.#giveUp(state, rpcError({ code: METHOD_NOT_FOUND, message }, about));
+    }
+
+    /** A transport error: to `onError` (the calls it affects hear of it themselves). */
+    #transportError(error) {
+      if (this.#options.onError) this.#report(error);
+    }
+
+    /** A failure no caller awaits (a throw in a client-wide callback): `onError`, else the console. */
+    #report(error) {
+      try {
+        if (this.#options.onError) return void this.#options.onError(error);
+      } catch (thrown) {
+        error = thrown;
+      }
+      console.error('mcp-task-core TaskClient:', error);
+    }
+
+    /** Runs a client-wide callback; its throw is reported, never lost in the loop. */
+    #callback(name, ...args) {
+      try {
+        this.#options[name]?.(...args);
+      } catch (error) {
+        this.#report(error);
+      }
     }
 
     /** The outcome of a call, from its last event. */
@@ -361,30 +477,27 @@ export function taskClientClass(TaskRequestor) {
             }
           },
         )
-        .catch((error) => {
-          // No answer could be sent: the call cannot go on as asked.
-          if (state.taskId !== null) this.#cancelQuietly(state.taskId);
-          this.#settle(state, null, error, { keepRouting: true });
-        })
+        // No answer could be sent: the call cannot go on as asked.
+        .catch((error) => this.#giveUp(state, error))
         .finally(() => this.#pump());
     }
 
     /** Events for no call of ours: progress of a plain call, requests and notifications of the receiver. */
     #unrouted(event) {
-      if (event.kind !== 'forward') return this.#options.onEvent?.(event);
+      if (event.kind !== 'forward') return this.#callback('onEvent', event);
       const message = event.message;
       if (message?.method === 'notifications/progress') {
         const state = this.#progress.get(JSON.stringify(message.params?.progressToken));
         // Progress that came before the task was known (or of a plain call): routed by its token.
         if (state) return this.#dispatch({ kind: 'progress', callId: state.callId, taskId: state.taskId, notification: message });
       }
-      this.#options.onMessage?.(message, event.text);
+      this.#callback('onMessage', message, event.text);
       if (message?.method !== undefined && message.id !== undefined) this.#answerRequest(message);
     }
 
     /** Answers a request of the receiver that no task asked: `onRequest`, else ping, else -32601. */
     #answerRequest(message) {
-      const reply = (body) => this.#transport.send({ jsonrpc: '2.0', id: message.id, ...body }).catch((e) => this.#options.onError?.(e));
+      const reply = (body) => this.#transport.send({ jsonrpc: '2.0', id: message.id, ...body }).catch((e) => this.#closed || this.#transportError(e));
       Promise.resolve()
         .then(() => {
           if (this.#options.onRequest) return this.#options.onRequest(message);

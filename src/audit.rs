@@ -23,6 +23,9 @@ pub enum AuditAction {
     LimitHit,
     /// The `tasks/*` rate limit refused a request.
     RateLimited,
+    /// Store mode: the store held something under a task's key that is not its
+    /// record; the detail says what (see [`Engine::restore_stored`](crate::Engine::restore_stored)).
+    RecordDamaged,
 }
 
 impl AuditAction {
@@ -37,6 +40,7 @@ impl AuditAction {
             AuditAction::AccessRefused => "access_refused",
             AuditAction::LimitHit => "limit_hit",
             AuditAction::RateLimited => "rate_limited",
+            AuditAction::RecordDamaged => "record_damaged",
         }
     }
 }

@@ -26,6 +26,10 @@ pub enum HostError {
     InvalidCursor,
     /// Listing is not available (not declared, or no context to scope it to).
     ListUnavailable { message: String },
+    /// The store holds something under this task's key that is not its record
+    /// (unparseable, another task's, a version that disagrees). `detail` says
+    /// what for the operator's log; it never reaches a peer.
+    DamagedRecord { task_id: String, detail: String },
     /// The task asked its requestor for input of a kind the requestor did not
     /// declare in its client capabilities (e.g. `elicitation/create` without
     /// `elicitation`); nothing was sent and the task did not change.
@@ -51,6 +55,7 @@ impl HostError {
             HostError::DuplicateId { .. } => "duplicate_id",
             HostError::InvalidCursor => "invalid_cursor",
             HostError::ListUnavailable { .. } => "list_unavailable",
+            HostError::DamagedRecord { .. } => "damaged_record",
             HostError::CapabilityNotDeclared { .. } => "capability_not_declared",
         }
     }
@@ -72,9 +77,10 @@ impl HostError {
             | HostError::IllegalTransition { .. }
             | HostError::InvalidArgument { .. }
             | HostError::InvalidCursor => crate::protocol::jsonrpc::INVALID_PARAMS,
-            HostError::LimitExceeded { .. } | HostError::DuplicateId { .. } | HostError::ListUnavailable { .. } => {
-                crate::protocol::jsonrpc::INTERNAL_ERROR
-            }
+            HostError::LimitExceeded { .. }
+            | HostError::DuplicateId { .. }
+            | HostError::ListUnavailable { .. }
+            | HostError::DamagedRecord { .. } => crate::protocol::jsonrpc::INTERNAL_ERROR,
             HostError::CapabilityNotDeclared { .. } => crate::protocol::extension::MISSING_CLIENT_CAPABILITY,
         }
     }
@@ -119,6 +125,9 @@ impl fmt::Display for HostError {
                 write!(f, "The task ID source returned '{task_id}', which is empty or already in use; no task was created")
             }
             HostError::InvalidCursor => f.write_str("Invalid cursor: use a nextCursor from an earlier list page of the same context"),
+            HostError::DamagedRecord { task_id, .. } => {
+                write!(f, "The stored state of task '{task_id}' is damaged and cannot be read; the server has reported it")
+            }
             HostError::CapabilityNotDeclared { task_id, method, capability } => write!(
                 f,
                 "The client did not declare the capability '{capability}' that {method} needs, so task '{task_id}' cannot send it (nothing was sent)"

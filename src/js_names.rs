@@ -56,6 +56,8 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
             "maxListPages",
             "requestIdPrefix",
             "dialect",
+            "clientCapabilities",
+            "clientInfo",
         ],
     ),
 ];
@@ -315,6 +317,8 @@ mod tests {
             HostError::DuplicateId { task_id: t() },
             HostError::InvalidCursor,
             HostError::ListUnavailable { message: t() },
+            HostError::DamagedRecord { task_id: t(), detail: t() },
+            HostError::CapabilityNotDeclared { task_id: t(), method: t(), capability: "roots" },
         ];
         let mut codes: BTreeSet<String> = errors.iter().map(|e| e.code().to_owned()).collect();
         // The SDK store's own refusal (crate::StoreError): a task with no stored result.
@@ -334,6 +338,7 @@ mod tests {
             AuditAction::AccessRefused,
             AuditAction::LimitHit,
             AuditAction::RateLimited,
+            AuditAction::RecordDamaged,
         ];
         assert_eq!(union("AuditAction"), actions.iter().map(|a| a.name().to_owned()).collect());
         let statuses = ["working", "input_required", "completed", "failed", "cancelled"];

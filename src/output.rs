@@ -30,6 +30,11 @@ pub struct Persist {
     pub record: Option<String>,
     /// When the store may drop the record by itself (the task's TTL deadline, epoch ms).
     pub expires_at: Option<u64>,
+    /// A repair: the store holds a damaged record under this task's key, whose
+    /// version its storage reported as this text (see
+    /// [`Engine::restore_stored`](crate::Engine::restore_stored)); the
+    /// compare-and-set expects this text instead of `expected_version`.
+    pub replaces: Option<String>,
 }
 
 /// A JSON-RPC message to deliver to the peer.

@@ -26,12 +26,16 @@ struct Pair {
 
 impl Pair {
     fn new() -> Pair {
+        Pair::with_requestor(RequestorConfig::default())
+    }
+
+    fn with_requestor(requestor_config: RequestorConfig) -> Pair {
         let clock = ManualClock::new(T0);
         let config = Config { poll_interval_ms: Some(2_000), ..Config::default() };
         let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
         engine.register_tool("slow", TaskSupport::Required);
         engine.register_tool("quick", TaskSupport::Forbidden);
-        let mut requestor = Requestor::new(RequestorConfig::default(), Box::new(clock.clone()));
+        let mut requestor = Requestor::new(requestor_config, Box::new(clock.clone()));
         let discover = json!({"supportedVersions": ["2026-07-28"], "capabilities": {"extensions": serde_json::from_str::<Value>(mcp_task_core::protocol::extension::capability_json()).unwrap()}});
         assert_eq!(requestor.use_server_info(&discover.to_string()), Dialect::Extension);
         Pair {
@@ -356,4 +360,61 @@ fn every_call_carries_client_capabilities_the_hosts_own_if_set() {
             &json!({"elicitation": {}, "extensions": {"x/y": {"a": 1}, "io.modelcontextprotocol/tasks": {}}}),
         ]
     );
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn the_configured_declaration_goes_on_every_request() {
+    let object = |v: Value| v.as_object().unwrap().clone();
+    let info = json!({"name": "declared-client", "version": "2.0.0"});
+    let config = RequestorConfig {
+        client_capabilities: object(json!({"elicitation": {}, "extensions": {"x/y": {"a": 1}}})),
+        client_info: Some(object(info.clone())),
+        ..RequestorConfig::default()
+    };
+    let mut p = Pair::with_requestor(config);
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.pump();
+    let exec = p.executing[0].clone();
+    p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
+    p.tick();
+    let request_id = p
+        .take_events()
+        .into_iter()
+        .find_map(|e| match e {
+            RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
+            _ => None,
+        })
+        .unwrap();
+    p.requestor.respond(&request_id, r#"{"action":"accept","content":{"name":"x"}}"#).unwrap();
+    p.pump();
+    p.requestor.cancel(&exec).unwrap();
+    p.pump();
+    p.requestor.call("tools/call", Some(r#"{"name":"quick"}"#), CallMode::Plain, None).unwrap();
+    // The host's own _meta wins over the configured one.
+    let own = r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"own","version":"1"}}}"#;
+    p.requestor.call("tools/call", Some(own), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.pump();
+
+    let declared = json!({"elicitation": {}, "extensions": {"x/y": {"a": 1}, "io.modelcontextprotocol/tasks": {}}});
+    let (last, rest) = p.sent.split_last().unwrap();
+    let (plain, rest) = rest.split_last().unwrap();
+    let methods: Vec<&str> = rest.iter().map(|v| v["method"].as_str().unwrap()).collect();
+    for method in ["tools/call", "tasks/get", "tasks/update", "tasks/cancel"] {
+        assert!(methods.contains(&method), "{method} in {methods:?}");
+    }
+    for v in rest {
+        let meta = &v["params"]["_meta"];
+        assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"], declared, "{v}");
+        assert_eq!(meta["io.modelcontextprotocol/clientInfo"], info, "{v}");
+    }
+    let plain = &plain["params"]["_meta"];
+    assert_eq!(plain["io.modelcontextprotocol/clientCapabilities"], json!({"elicitation": {}, "extensions": {"x/y": {"a": 1}}}));
+    assert_eq!(plain["io.modelcontextprotocol/clientInfo"], info);
+    let last = &last["params"]["_meta"];
+    assert_eq!(
+        last["io.modelcontextprotocol/clientCapabilities"],
+        json!({"sampling": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
+    assert_eq!(last["io.modelcontextprotocol/clientInfo"], json!({"name": "own", "version": "1"}));
 }

@@ -163,3 +163,17 @@ test('object mode: call() options, numeric tokens, plain calls, cancel, state an
   again.free();
   p.requestor.free();
 });
+
+test('object mode: clientCapabilities and clientInfo go on every 2026-07-28 request; ill-typed ones are refused', () => {
+  const clientInfo = { name: 'object-mode', version: '1.2.3' };
+  const requestor = new mod.TaskRequestor({ dialect: '2026-07-28', clientCapabilities: { sampling: {} }, clientInfo });
+  requestor.call('tools/call', { name: 'slow' }, { task: true });
+  requestor.call('tools/call', { name: 'echo' });
+  const [task, plain] = [requestor.pollOutput(), requestor.pollOutput()].map((o) => o.message.params._meta);
+  assert.deepEqual(task['io.modelcontextprotocol/clientCapabilities'], { sampling: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } });
+  assert.deepEqual(plain['io.modelcontextprotocol/clientCapabilities'], { sampling: {} });
+  for (const meta of [task, plain]) assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], clientInfo);
+  for (const [key, value] of [['clientCapabilities', 'elicitation'], ['clientCapabilities', []], ['clientInfo', 7]]) {
+    assert.throws(() => new mod.TaskRequestor({ [key]: value }), (e) => e.code === 'invalid_options' && e.message.startsWith(`options.${key} must be`), key);
+  }
+});

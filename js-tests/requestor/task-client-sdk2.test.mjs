@@ -128,3 +128,81 @@ test('SDK 2.x server: an AbortSignal cancels the task, and the server reports it
     await client.close();
   }
 });
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+test('SDK 2.x server: the declared capabilities and clientInfo go on every request, so tools that ask for input are served', { timeout: 60_000 }, async () => {
+  const clientInfo = { name: 'declared-client', version: '2.0.0' };
+  const { client, requests } = await connect({ capabilities: { elicitation: {} }, clientInfo });
+  try {
+    // A plain tool that asks first (multi round trip): -32021 unless the call declares elicitation.
+    const first = await client.callTool('test_tool_with_task', {}, { task: true });
+    assert.equal(first.result.resultType, 'input_required', JSON.stringify(first.result));
+    assert.equal(first.result.inputRequests.user_name.method, 'elicitation/create');
+    const answer = { user_name: { action: 'accept', content: { name: 'Ada' } } };
+    const greeted = await client.request('tools/call', { name: 'test_tool_with_task', arguments: {}, inputResponses: answer }, { task: true });
+    assert.equal(greeted.status, 'completed');
+    assert.equal(greeted.result.content[0].text, 'Hello, Ada!');
+    // A task tool that elicits: the answer goes back through tasks/update.
+    const deleted = await client.callTool('confirm_delete', { filename: 'b.txt' }, { task: true, onInputRequest: () => ({ action: 'accept', content: { confirm: true } }) });
+    assert.equal(deleted.result.content[0].text, 'deleted b.txt');
+    const plain = await client.callTool('greet', { name: 'Bo' });
+    assert.equal(plain.taskId, null);
+
+    const declared = { elicitation: {}, extensions: { [TASKS]: {} } };
+    for (const method of ['tools/call', 'tasks/get', 'tasks/update']) {
+      const sent = requests.filter((r) => r.method === method && r.params.name !== 'greet');
+      assert.ok(sent.length > 0, `${method} sent`);
+      for (const r of sent) {
+        assert.deepEqual(r.params._meta['io.modelcontextprotocol/clientCapabilities'], declared, `${method} declares the client's capabilities`);
+        assert.deepEqual(r.params._meta['io.modelcontextprotocol/clientInfo'], clientInfo, `${method} names the client`);
+      }
+    }
+    // A plain call declares the capabilities without the extension (it does not ask for a task).
+    const greet = requests.find((r) => r.params.name === 'greet');
+    assert.deepEqual(greet.params._meta['io.modelcontextprotocol/clientCapabilities'], { elicitation: {} });
+    assert.deepEqual(greet.params._meta['io.modelcontextprotocol/clientInfo'], clientInfo);
+  } finally {
+    await client.close();
+  }
+});
+
+test('SDK 2.x server: without onInputRequest a task that asks for input rejects the call and is cancelled', { timeout: 60_000 }, async () => {
+  const { client, requests } = await connect();
+  try {
+    let timer;
+    const outcome = await Promise.race([
+      client.callTool('confirm_delete', { filename: 'c.txt' }, { task: true }).then((value) => ({ value }), (error) => ({ error })),
+      new Promise((resolve) => (timer = setTimeout(() => resolve('pending'), 5_000))),
+    ]).finally(() => clearTimeout(timer));
+    assert.notEqual(outcome, 'pending', 'the call waits without a word');
+    assert.equal(outcome.error?.code, -32601, JSON.stringify(outcome));
+    assert.match(outcome.error.message, /elicitation\/create.*onInputRequest|onInputRequest.*elicitation\/create/);
+    for (let i = 0; !requests.some((r) => r.method === 'tasks/cancel'); i++) {
+      assert.ok(i < 5_000, 'tasks/cancel never sent');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    assert.equal(requests.find((r) => r.method === 'tasks/cancel').params.taskId, outcome.error.taskId);
+  } finally {
+    await client.close();
+  }
+});
+
+for (const protocolVersion of ['2026-07-28', '2025-11-25']) {
+  test(`SDK 2.x server, ${protocolVersion}: close() is not an error: onError hears nothing of the aborted requests`, { timeout: 60_000 }, async () => {
+    const errors = [];
+    const { client } = await connect({ protocolVersion, onError: (e) => errors.push(e) });
+    let created = null;
+    const call = client.callTool('slow_compute', { seconds: 30 }, { task: true, onEvent: (e) => e.kind === 'created' && (created = e) });
+    for (let i = 0; created === null; i++) {
+      assert.ok(i < 10_000, 'the task is never created');
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    // Requests in flight (a tasks/get, or 2025-11-25's blocking tasks/result) when the transport closes.
+    await new Promise((r) => setTimeout(r, 250));
+    await client.close();
+    await assert.rejects(call, /Connection closed: the client was closed/);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(errors.map((e) => e?.message ?? String(e)), []);
+  });
+}

@@ -127,10 +127,18 @@ async function inMemory(clientOptions = {}) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const received = [];
+  const messages = [];
   const deliver = serverTransport.onmessage;
   serverTransport.onmessage = (message, extra) => {
     if (message.method) received.push(message.method);
+    messages.push(message);
     deliver(message, extra);
+  };
+  const answered = new Set();
+  const send = serverTransport.send.bind(serverTransport);
+  serverTransport.send = (message, options) => {
+    if (message.id !== undefined && message.method === undefined) answered.add(message.id);
+    return send(message, options);
   };
   const client = new mod.TaskClient(clientTransport, { capabilities: { elicitation: {} }, requestor: { pollFloorMs: 5 }, ...clientOptions });
   const dialect = await client.connect();
@@ -140,7 +148,13 @@ async function inMemory(clientOptions = {}) {
     gate,
     seen,
     received,
+    messages,
     serverTransport,
+    /** Whether the server has answered its `n`th (0-based) request of `method`. */
+    answered: (method, n = 0) => {
+      const request = messages.filter((m) => m.method === method)[n];
+      return request !== undefined && answered.has(request.id);
+    },
     async close() {
       await client.close().catch(() => {});
       await server.close().catch(() => {});
@@ -352,4 +366,156 @@ test('callTool over the SDK 1.x StdioClientTransport to examples/node-stdio', { 
   } finally {
     await client.close();
   }
+});
+
+/** 'pending' if `promise` has not settled within `ms`, else its outcome: { value } or { error }. */
+function settledWithin(promise, ms) {
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(() => resolve('pending'), ms)));
+  const outcome = promise.then((value) => ({ value }), (error) => ({ error }));
+  return Promise.race([outcome, late]).finally(() => clearTimeout(timer));
+}
+
+test('no onInputRequest handler: the receiver\'s request is answered with an error, the call rejects and its task is cancelled', { timeout: 30_000 }, async () => {
+  const s = await inMemory();
+  try {
+    const outcome = await settledWithin(s.client.callTool('ask', { what: 'Your name?' }, { task: true }), 5_000);
+    assert.notEqual(outcome, 'pending', 'the call waits without a word');
+    const { error } = outcome;
+    assert.ok(error instanceof Error, `rejected: ${JSON.stringify(outcome)}`);
+    assert.equal(error.code, -32601);
+    assert.match(error.message, /elicitation\/create/);
+    assert.match(error.message, /onInputRequest/);
+    assert.equal(typeof error.taskId, 'string');
+    // The server's tool got a clear refusal of its request, and the task was cancelled.
+    await until(() => s.received.includes('tasks/cancel'), 'tasks/cancel');
+    const refusal = s.messages.find((m) => m.method === undefined && m.error);
+    assert.equal(refusal?.error.code, -32601);
+    assert.match(refusal.error.message, /onInputRequest/);
+    // A stream hands the request to its reader, who answers with respond().
+    for await (const event of s.client.callToolStream('ask', { what: 'Name?' }, { task: true })) {
+      if (event.kind === 'inputRequest') s.client.respond(event.requestId, { action: 'accept', content: { name: 'Stream' } });
+      if (event.kind === 'finished') assert.equal(event.response.result.content[0].text, 'Hello, Stream');
+    }
+  } finally {
+    await s.close();
+  }
+});
+
+test('a throw in a call\'s onEvent or onProgress rejects the call with it and cancels the task', { timeout: 30_000 }, async () => {
+  const s = await inMemory();
+  try {
+    const boom = new Error('onEvent broke');
+    const call = s.client.callTool('ask', { what: 'Name?' }, {
+      task: true,
+      onEvent: (e) => {
+        if (e.kind === 'inputRequest') throw boom;
+      },
+      onInputRequest: () => ({ action: 'accept', content: { name: 'never' } }),
+    });
+    const outcome = await settledWithin(call, 5_000);
+    assert.notEqual(outcome, 'pending', 'the call hangs after the throw');
+    assert.equal(outcome.error, boom);
+    await until(() => s.received.includes('tasks/cancel'), 'tasks/cancel');
+
+    // Progress comes before the task is created: the task is cancelled once it is.
+    const progressBoom = new Error('onProgress broke');
+    const slow = s.client.callTool('slow', { label: 'p' }, {
+      task: true,
+      onProgress: () => {
+        throw progressBoom;
+      },
+    });
+    const second = await settledWithin(slow, 5_000);
+    assert.notEqual(second, 'pending', 'the call hangs after the throw');
+    assert.equal(second.error, progressBoom);
+    await until(() => s.answered('tasks/cancel', 1), 'the server answers tasks/cancel of the second task');
+    s.gate.open(s.messages.filter((m) => m.method === 'tasks/cancel')[1].params.taskId);
+    await until(() => s.seen.includes('stopped p'), 'the work sees the cancel');
+  } finally {
+    await s.close();
+  }
+});
+
+test('a throw in the client\'s own callbacks reaches onError, or the console without one', { timeout: 30_000 }, async () => {
+  const reported = [];
+  const s = await inMemory({
+    onMessage: () => {
+      throw new Error('onMessage broke');
+    },
+    onError: (e) => reported.push(e),
+  });
+  try {
+    // A notification that belongs to no call goes to onMessage.
+    await s.serverTransport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
+    await until(() => reported.length === 1, 'onError hears of the throw');
+    assert.equal(reported[0].message, 'onMessage broke');
+    // The client goes on working.
+    const echo = await s.client.callTool('echo', { text: 'still here' });
+    assert.equal(echo.result.content[0].text, 'still here');
+  } finally {
+    await s.close();
+  }
+  const logged = [];
+  const consoleError = console.error;
+  console.error = (...args) => logged.push(args);
+  const quiet = await inMemory({
+    onMessage: () => {
+      throw new Error('nobody listens');
+    },
+  });
+  try {
+    await quiet.serverTransport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hi' } });
+    await until(() => logged.length === 1, 'the console hears of the throw');
+    assert.ok(logged[0].some((a) => a?.message === 'nobody listens'), String(logged[0]));
+  } finally {
+    console.error = consoleError;
+    await quiet.close();
+  }
+});
+
+test('leaving a callToolStream loop early cancels the task at the server', { timeout: 30_000 }, async () => {
+  const s = await inMemory();
+  try {
+    let taskId = null;
+    for await (const event of s.client.callToolStream('slow', { label: 'f' }, { task: true })) {
+      if (event.kind === 'created') {
+        taskId = event.taskId;
+        break;
+      }
+    }
+    assert.ok(taskId);
+    await until(() => s.answered('tasks/cancel'), 'the server answers tasks/cancel');
+    assert.equal(s.messages.find((m) => m.method === 'tasks/cancel').params.taskId, taskId);
+    s.gate.open(taskId);
+    await until(() => s.seen.includes('stopped f'), 'the work sees the cancel');
+
+    // Left before the task exists (progress comes first): cancelled once it is created.
+    for await (const event of s.client.callToolStream('slow', { label: 'g' }, { task: true, onProgress: () => {} })) {
+      assert.equal(event.kind, 'progress');
+      break;
+    }
+    await until(() => s.answered('tasks/cancel', 1), 'the server answers the second tasks/cancel');
+    s.gate.open(s.messages.filter((m) => m.method === 'tasks/cancel')[1].params.taskId);
+    await until(() => s.seen.includes('stopped g'), 'the work sees the cancel');
+  } finally {
+    await s.close();
+  }
+});
+
+test('unknown option keys are refused by name, with the known ones listed', async () => {
+  const [clientTransport] = InMemoryTransport.createLinkedPair();
+  assert.throws(
+    () => new mod.TaskClient(clientTransport, { capabilites: { elicitation: {} } }),
+    (e) => e instanceof TypeError && /options\.capabilites is not an option \(known here: .*capabilities.*\)/.test(e.message) && e.code === 'invalid_options',
+  );
+  assert.throws(() => new mod.TaskClient(clientTransport, { onInputRequest: () => ({}) }), /options\.onInputRequest is not an option/);
+  assert.throws(() => new mod.TaskClient(clientTransport, 'fast'), TypeError);
+  // Per call too: a misspelt handler must not mean "no handler".
+  const client = new mod.TaskClient(clientTransport, { capabilities: {} });
+  await assert.rejects(
+    client.callTool('slow', {}, { task: true, onInputrequest: () => ({}) }),
+    (e) => e instanceof TypeError && /options\.onInputrequest is not an option \(known here: .*onInputRequest.*\)/.test(e.message),
+  );
+  assert.throws(() => client.callToolStream('slow', {}, { sigal: null }), /options\.sigal is not an option/);
 });

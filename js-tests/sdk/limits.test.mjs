@@ -6,7 +6,9 @@
 //   every error of a tool handler into an `isError` result (only an McpError -32042 passes), and
 //   for a task-augmented call Server then answers "-32602 Invalid task creation result":
 //   propagateTaskCreationErrors(server) makes the store's error the request's JSON-RPC error.
-//   The tests below pin that SDK behaviour: if the SDK changes it, they fail.
+//   The tests below pin that SDK behaviour: if the SDK changes it, they fail. (Installed beside
+//   the SDK, a WasmTaskStore applies it by itself in Node: js-tests/durable/sdk-outage.test.mjs.
+//   Here the store is loaded from pkg/, where no SDK sits beside it, so nothing is applied.)
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

@@ -30,7 +30,7 @@ after(() => pkg?.cleanup());
 
 const source = (file) => ({ src: fs.readFileSync(path.join(PKG_DIR, file), 'utf8') });
 
-test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine and the storage loop', () => {
+test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine, the storage loop and the shared helpers', () => {
   const esm = source('sdk.js');
   const cjs = source('sdk.cjs');
   assert.match(cjs.src, /^'use strict';\n\/\/ Generated from sdk\.js/, 'sdk.cjs is the generated twin');
@@ -44,15 +44,20 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
   requires.sort();
-  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js']);
-  assert.deepEqual(requires, ['./storage.cjs', 'mcp-task-core/receiver']);
-  // The storage loop (mcp-task-core/storage) loads nothing at all.
-  for (const file of ['storage.js', 'storage.cjs']) {
-    assert.doesNotMatch(code(source(file).src), /^\s*import\b|\brequire\(/m, `${file} imports nothing`);
-  }
+  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './extras.js']);
+  assert.deepEqual(requires, ['./extras.cjs', './storage.cjs', 'mcp-task-core/receiver']);
+  // The storage loop (mcp-task-core/storage) loads the shared helpers only.
+  assert.deepEqual([...code(source('storage.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
+  assert.deepEqual([...code(source('storage.cjs').src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['./extras.cjs']);
   for (const { src } of [esm, cjs, source('storage.js')]) {
-    assert.doesNotMatch(code(src), /node:|\bcrypto\b|@modelcontextprotocol\/sdk['/]/, 'no Node built-ins, no SDK at runtime');
+    assert.doesNotMatch(code(src), /node:|\bcrypto\b/, 'no Node built-ins');
   }
+  // The SDK only as the optional run-time hook of propagateByDefault (in Node, where the SDK
+  // installed beside the package loads; nothing is bundled): named once, in a constant.
+  for (const { src } of [esm, cjs]) {
+    assert.deepEqual([...code(src).matchAll(/@modelcontextprotocol\/sdk\/[^'"]*/g)].map((m) => m[0]), ['@modelcontextprotocol/sdk/shared/protocol.js']);
+  }
+  assert.doesNotMatch(code(source('storage.js').src), /@modelcontextprotocol/);
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8'));
   // 1.24.0 is the first SDK release with experimental tasks (TaskStore); 1.23.x has none.
   assert.equal(pkg.peerDependencies['@modelcontextprotocol/sdk'], '>=1.24 <2');

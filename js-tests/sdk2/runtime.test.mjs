@@ -268,10 +268,10 @@ test('create(ctx) from a plain tool: multi round-trip first, then a task (no inj
   assert.throws(() => tasks.handle('no-such-task'), (err) => err.code === -32602);
 });
 
-test('tasks are bound to the principal of the request (authInfo.clientId)', async () => {
+test('tasks are bound to the principal of the request (the token subject within its client)', async () => {
   const { client } = setup();
-  const alice = { token: 't-a', clientId: 'alice', scopes: [] };
-  const bob = { token: 't-b', clientId: 'bob', scopes: [] };
+  const alice = { token: 't-a', clientId: 'app', scopes: [], extra: { sub: 'alice' } };
+  const bob = { token: 't-b', clientId: 'app', scopes: [], extra: { sub: 'bob' } };
   const taskId = await createTask(client, 'outcome', { kind: 'ok' }, { authInfo: alice });
   assert.equal((await client.result('tasks/get', { taskId }, { authInfo: alice })).taskId, taskId);
   for (const opts of [{ authInfo: bob }, {}]) {
@@ -344,8 +344,14 @@ test('subscriptions/listen with taskIds: acknowledged, one notifications/tasks p
   const [otherKey] = Object.keys((await waitFor(client, other, (t) => t.status === 'input_required')).inputRequests);
   const second = sseReader(await listen({ notifications: { taskIds: [other] } }));
   assert.deepEqual((await second.next()).params.notifications, { taskIds: [other] });
+  const unlistened = [];
+  const unlisten = tasks.engine.unlistenTasks.bind(tasks.engine);
+  tasks.engine.unlistenTasks = (...args) => (unlistened.push([args[0], unlisten(...args)]), unlistened.at(-1)[1]);
   await second.cancel();
-  assert.equal(tasks.engine.unlistenTasks('"sub-1"', null), 0, 'unlistened when the stream closed (1 if still followed)');
+  assert.equal(unlistened.length, 1, 'the closed stream is unlistened');
+  assert.equal(unlistened[0][1], 1, 'the engine stopped following the one task of the closed stream');
+  assert.notEqual(unlistened[0][0], '"sub-1"', "the engine knows the stream by the runtime's id, not the client's");
+  delete tasks.engine.unlistenTasks;
   await client.result('tasks/update', { taskId: other, inputResponses: { [otherKey]: { action: 'accept', content: { name: 'Max' } } } });
   assert.equal((await waitFor(client, other, terminal)).status, 'completed');
 
@@ -379,4 +385,20 @@ test('install and registerTool refuse misuse', () => {
   assert.throws(() => tasks.registerTool(fresh, 't', { taskSupport: 'perCall' }, async () => text('x')), /runAsTask/);
   assert.throws(() => tasks.install({}), TypeError);
   assert.deepEqual(mod.TasksExtension.capability(), { [EXTENSION_ID]: {} });
+});
+
+test("the expiry timer follows the engine's clock (engineOptions.now), read at each use", async () => {
+  let now = 1_000_000;
+  const { tasks, client } = setup({ now: () => now, ttl: { defaultMs: 60_000 } });
+  let timeouts = 0;
+  const handleTimeout = tasks.engine.handleTimeout.bind(tasks.engine);
+  tasks.engine.handleTimeout = () => (timeouts++, handleTimeout());
+  const taskId = await createTask(client, 'outcome', { kind: 'ok' });
+  await sleep(200);
+  // The deadline is a minute away on the engine's clock: the timer waits for it, it does not spin.
+  assert.ok(timeouts <= 1, `the timer fired ${timeouts} times in 200 ms for a deadline 60 s ahead`);
+  assert.equal((await get(client, taskId)).status, 'completed');
+  now += 61_000;
+  assert.equal((await client.call('tasks/get', { taskId })).error?.code, -32602, 'expired on the engine clock');
+  delete tasks.engine.handleTimeout;
 });

@@ -88,6 +88,8 @@ export function objectMode(): void {
   void [all, raw];
 
   engine.restore('{}');
+  const damage: string | null = engine.restoreStored('t', null, 'type:string');
+  void damage;
   const restored: number = engine.restoreSnapshot(engine.snapshot());
   const record: string | null = engine.exportTask('t');
   const forgot: boolean = engine.forgetTask('t');

@@ -150,7 +150,7 @@ export async function main(): Promise<void> {
         break;
       }
       case 'persist': {
-        const expected: number | null = out.expectedVersion;
+        const expected: number | string | null = out.expectedVersion;
         const record: string | null = out.record;
         void [expected, record, out.version, out.expiresAt, out.taskId];
         break;

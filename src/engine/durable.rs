@@ -6,6 +6,7 @@
 
 use super::channel::PendingRequest;
 use super::Engine;
+use crate::audit::AuditAction;
 use crate::core::table::{Lease, OptionalMs, TaskRecord};
 use crate::core::{InputCapabilities, Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
@@ -138,6 +139,7 @@ impl Engine {
             return;
         }
         self.journal.retain(|(id, _)| id != task_id);
+        self.repairs.retain(|(id, _)| id != task_id);
         let expected = (version > 0).then_some(version);
         self.persists.push(Persist {
             task_id: task_id.to_owned(),
@@ -145,6 +147,7 @@ impl Engine {
             version: version + 1,
             record: None,
             expires_at: None,
+            replaces: None,
         });
     }
 
@@ -155,12 +158,14 @@ impl Engine {
         for (task_id, expected) in journal {
             let Some(t) = self.table.get(&task_id) else { continue };
             let record = record_json(t, self.channels.pending(&task_id));
+            let replaces = self.repairs.iter().position(|(id, _)| *id == task_id).map(|i| self.repairs.swap_remove(i).1);
             persists.push(Persist {
                 task_id,
                 expected_version: expected,
                 version: t.version,
                 record: Some(record),
                 expires_at: t.deadline(),
+                replaces,
             });
         }
         for p in persists.into_iter().rev() {
@@ -221,8 +226,121 @@ impl Engine {
     /// assert_eq!(b.get_task("t1", Some("s")).unwrap().status, mcp_task_core::TaskStatus::Failed);
     /// ```
     pub fn restore(&mut self, record: &str) -> Result<(), HostError> {
-        let now = self.tick();
         let s: Stored<'_> = serde_json::from_str(record).map_err(bad_record)?;
+        self.restore_record(s)
+    }
+
+    /// Restores what the store holds under task `task_id`'s key, as its storage
+    /// read it: `record` (`None`: the key holds something that is not a task
+    /// record at all, say a value of another type) and `version`, the version
+    /// text the storage keeps beside the record for its compare-and-set (`None`:
+    /// it keeps none). Use it for every read of one task and on every conflict;
+    /// [`restore`](Self::restore) trusts its record.
+    ///
+    /// A record that cannot be read, that is another task's, or whose version
+    /// disagrees with the storage's is damage, decided here once for every
+    /// instance: a task held here fails with a storage-corruption error (its
+    /// work is told to stop, waiters are answered) and a [`Persist`] writes
+    /// that outcome over the damage with a fresh version
+    /// ([`Persist::replaces`] names the damaged version), so every instance
+    /// reads the same; `Ok(Some(detail))` then says what was found, for the
+    /// operator. A task not held here cannot be rebuilt: the error is
+    /// [`HostError::DamagedRecord`] (-32603; its `detail` for the operator), and
+    /// list pages leave the task out. Either way an audit record (with
+    /// [`Config::audit`](crate::Config::audit)) reports it.
+    ///
+    /// ```
+    /// use mcp_task_core::{Config, Engine, HostError, ManualClock, Output, RequestKind, SequentialIds, StoreMode, TaskStatus, TtlRequest};
+    /// let clock = ManualClock::new(1_000);
+    /// let config = Config { store: Some(StoreMode { instance_id: "a".into(), lease_ms: 5_000 }), ..Config::default() };
+    /// let mut a = Engine::with_sources(config.clone(), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
+    /// a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    /// let Some(Output::Persist(p)) = a.poll_output() else { panic!() };
+    /// let good = p.record.unwrap();
+    /// // The store's version field was overwritten with garbage:
+    /// assert!(a.restore_stored("t1", Some(&good), Some("x")).unwrap().is_some());
+    /// assert_eq!(a.get_task("t1", Some("s")).unwrap().status, TaskStatus::Failed);
+    /// let Some(Output::Persist(repair)) = a.poll_output() else { panic!() };
+    /// assert_eq!((repair.replaces.as_deref(), repair.version), (Some("x"), 2));
+    /// // An instance without a copy cannot rebuild the task from the damage:
+    /// let mut b = Engine::with_sources(config, Box::new(clock), Box::new(SequentialIds::new("u")));
+    /// let err = b.restore_stored("t1", Some("{oops"), Some("1")).unwrap_err();
+    /// assert!(matches!(err, HostError::DamagedRecord { .. }) && err.rpc_code() == -32603);
+    /// ```
+    pub fn restore_stored(&mut self, task_id: &str, record: Option<&str>, version: Option<&str>) -> Result<Option<String>, HostError> {
+        let Some(record) = record else {
+            let why = format!("the key does not hold a task record (the storage found {})", version.unwrap_or("something else"));
+            return self.damaged(task_id, why, version, None);
+        };
+        let s: Stored<'_> = match serde_json::from_str(record) {
+            Ok(s) => s,
+            Err(e) => return self.damaged(task_id, format!("the record is not a task record ({e})"), version, None),
+        };
+        let stored_version = s.version;
+        if s.id != task_id {
+            return self.damaged(task_id, format!("the key holds the record of task '{}'", s.id), version, Some(stored_version));
+        }
+        if let Some(v) = version.filter(|v| v.parse::<u64>().ok() != Some(stored_version)) {
+            let why = format!("the stored version {v:?} does not match the record's version {stored_version}");
+            return self.damaged(task_id, why, version, Some(stored_version));
+        }
+        match self.restore_record(s) {
+            Ok(()) => Ok(None),
+            Err(e) => self.damaged(task_id, e.to_string(), version, Some(stored_version)),
+        }
+    }
+
+    /// The decision on damage under task `task_id`'s key (see [`restore_stored`](Self::restore_stored)).
+    fn damaged(
+        &mut self,
+        task_id: &str,
+        why: String,
+        found: Option<&str>,
+        stored_version: Option<u64>,
+    ) -> Result<Option<String>, HostError> {
+        let now = self.tick();
+        let detail = format!("Task storage: the record under the key of task '{task_id}' cannot be used: {why}");
+        let Some(t) = self.table.get_mut(task_id) else {
+            self.audit(AuditAction::RecordDamaged, Some(task_id), None, Some(detail.clone()));
+            return Err(HostError::DamagedRecord { task_id: task_id.to_owned(), detail });
+        };
+        let was = t.status;
+        let local_version = t.version;
+        let message = "The stored state of this task was damaged, so it cannot go on; the server has reported it";
+        let error = format!("{{\"code\":{},\"message\":{}}}", crate::protocol::jsonrpc::INTERNAL_ERROR, json_string(message));
+        // Whatever it was, the copy here is no longer the truth: every instance
+        // reads this outcome once it is written over the damage.
+        t.status = TaskStatus::Failed;
+        t.status_message = Some(message.into());
+        t.outcome = Some(Outcome::Error(error));
+        t.updated_at = now.max(t.updated_at);
+        t.lease = None;
+        t.version = local_version.max(stored_version.unwrap_or(0)) + 1;
+        let context = t.context().map(str::to_owned);
+        self.journal.retain(|(j, _)| j != task_id);
+        self.repairs.retain(|(j, _)| j != task_id);
+        let expected = match found {
+            Some(text) => {
+                self.repairs.push((task_id.to_owned(), text.to_owned()));
+                None
+            }
+            // A storage that keeps no version beside the record: the record's own.
+            None => stored_version.or(Some(local_version)).filter(|v| *v > 0),
+        };
+        self.journal.push((task_id.to_owned(), expected));
+        self.audit(AuditAction::RecordDamaged, Some(task_id), context.as_deref(), Some(detail.clone()));
+        if !was.is_terminal() {
+            self.after_terminal(task_id);
+            // Work running here on it must stop.
+            self.event(Event::Cancelled { task_id: task_id.to_owned(), context });
+        } else {
+            self.notify_status(task_id);
+        }
+        Ok(Some(detail))
+    }
+
+    fn restore_record(&mut self, s: Stored<'_>) -> Result<(), HostError> {
+        let now = self.tick();
         let status = TaskStatus::parse(s.status).ok_or_else(|| bad_record(format!("status {}", s.status)))?;
         let dialect = match s.dialect {
             "2026-07-28" => Dialect::Extension,

@@ -111,6 +111,9 @@ pub struct Engine {
     journal: Vec<(String, Option<u64>)>,
     /// Store mode: deletions waiting to go out.
     persists: Vec<crate::output::Persist>,
+    /// Store mode: tasks whose next write replaces a damaged record, with the
+    /// version text the storage reported for it.
+    repairs: Vec<(String, String)>,
     /// Store mode: lease renewals (ours) and expiry checks (others'), by due time.
     lease_checks: std::collections::BTreeSet<(u64, String)>,
 }
@@ -157,6 +160,7 @@ impl Engine {
             dropped_outputs: 0,
             journal: Vec::new(),
             persists: Vec::new(),
+            repairs: Vec::new(),
             lease_checks: Default::default(),
         }
     }

@@ -25,6 +25,8 @@ pub const EXTENSION_ID: &str = "io.modelcontextprotocol/tasks";
 pub const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key of a request's client capabilities.
 pub const CLIENT_CAPABILITIES_META: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key of a request's client name and version.
+pub const CLIENT_INFO_META: &str = "io.modelcontextprotocol/clientInfo";
 /// `_meta` key that ties a notification to its `subscriptions/listen` stream.
 pub const SUBSCRIPTION_ID_META: &str = "io.modelcontextprotocol/subscriptionId";
 /// Missing Required Client Capability.

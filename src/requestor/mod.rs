@@ -22,7 +22,8 @@ use crate::protocol::legacy::{related_task_value, RELATED_TASK};
 use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
 use crate::time::BoxedClock;
 use serde_json::value::RawValue;
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
@@ -49,6 +50,14 @@ pub struct RequestorConfig {
     /// The task surface the receiver speaks (see [`Requestor::use_server_info`]
     /// to read it from the receiver's `server/discover` or `initialize` answer).
     pub dialect: Dialect,
+    /// The client's capabilities (`ClientCapabilities`, e.g. `{"elicitation":{}}`).
+    /// In 2026-07-28 the per-request `_meta` *is* the client's declaration
+    /// (basic/index.mdx), so every request carries them, with the tasks extension
+    /// added where the request asks for or follows a task. Default: none.
+    pub client_capabilities: Map<String, Value>,
+    /// The client's name and version (`Implementation`), which every 2026-07-28
+    /// request carries when set (a SHOULD of basic/index.mdx). Default: none.
+    pub client_info: Option<Map<String, Value>>,
 }
 
 impl Default for RequestorConfig {
@@ -58,34 +67,47 @@ impl Default for RequestorConfig {
             request_id_prefix: "mcp-task-core:".to_owned(),
             max_list_pages: 1_000,
             dialect: Dialect::Legacy,
+            client_capabilities: Map::new(),
+            client_info: None,
         }
     }
 }
 
-/// `_meta` every 2026-07-28 request of ours carries: the protocol version and
-/// the per-request declaration of the tasks extension.
-fn extension_meta_entries() -> [(&'static str, String); 2] {
-    [
-        (extension::PROTOCOL_VERSION_META, json_string(EXTENSION_PROTOCOL_VERSION)),
-        (extension::CLIENT_CAPABILITIES_META, format!("{{\"extensions\":{{{}:{{}}}}}}", json_string(extension::EXTENSION_ID))),
-    ]
+/// The client's declaration as 2026-07-28 requests put it in `_meta`, serialized once.
+#[derive(Debug)]
+struct Declaration {
+    /// `clientCapabilities` as configured (a plain call: it asks for no task).
+    capabilities: String,
+    /// `clientCapabilities` with the tasks extension (task calls and `tasks/*`).
+    with_extension: String,
+    /// `clientInfo`, when configured.
+    info: Option<String>,
 }
 
-/// The `clientCapabilities` the host set in `params._meta` (an object), with the
-/// tasks extension declared in it; `None` when the host set none.
-fn host_capabilities_with_extension(params: &str) -> Option<String> {
-    let raw = jsonrpc::member(params, "_meta").and_then(|meta| jsonrpc::member(meta, extension::CLIENT_CAPABILITIES_META))?;
-    // Read as a `Value` (the type every other JSON read here uses: no instance of its own).
-    let mut caps: Value = serde_json::from_str(raw).ok()?;
-    let members = caps.as_object_mut()?;
-    if !members.contains_key("extensions") {
-        members.insert("extensions".to_owned(), Value::Object(Default::default()));
+impl Declaration {
+    fn new(config: &RequestorConfig) -> Self {
+        let capabilities = Value::Object(config.client_capabilities.clone());
+        Declaration {
+            capabilities: capabilities.to_string(),
+            with_extension: with_extension(capabilities).to_string(),
+            info: config.client_info.as_ref().map(|info| Value::Object(info.clone()).to_string()),
+        }
     }
-    let extensions = members.get_mut("extensions")?.as_object_mut()?;
-    if !extensions.contains_key(extension::EXTENSION_ID) {
-        extensions.insert(extension::EXTENSION_ID.to_owned(), Value::Object(Default::default()));
+}
+
+/// `capabilities` (an object) with the tasks extension declared in its `extensions`.
+fn with_extension(mut capabilities: Value) -> Value {
+    if let Some(members) = capabilities.as_object_mut() {
+        let extensions = members.entry("extensions").or_insert_with(|| Value::Object(Map::new()));
+        if !extensions.is_object() {
+            // Declares nothing as it stands: replaced by one that names the extension.
+            *extensions = Value::Object(Map::new());
+        }
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.entry(extension::EXTENSION_ID).or_insert_with(|| Value::Object(Map::new()));
+        }
     }
-    Some(caps.to_string())
+    capabilities
 }
 
 /// How [`Requestor::call`] sends a request.
@@ -96,7 +118,8 @@ pub enum CallMode {
     /// Ask for a task. 2025-11-25: `params.task`, with `ttl_ms` as its `ttl`
     /// (`None`: the receiver's default). Tasks extension: the request declares
     /// the extension (added to the `clientCapabilities` the host put in
-    /// `params._meta`, if any) and the receiver decides (it takes no TTL from the client).
+    /// `params._meta`, else to [`RequestorConfig::client_capabilities`]) and the
+    /// receiver decides (it takes no TTL from the client).
     Task { ttl_ms: Option<u64> },
 }
 
@@ -433,6 +456,7 @@ fn implied_status(response: &str, task_id: &str) -> Option<TaskStatus> {
 /// ```
 pub struct Requestor {
     config: RequestorConfig,
+    declaration: Declaration,
     clock: BoxedClock,
     last_now: u64,
     next_id: u64,
@@ -459,6 +483,7 @@ impl Requestor {
     /// A requestor on the host's clock.
     pub fn new(config: RequestorConfig, clock: BoxedClock) -> Self {
         Requestor {
+            declaration: Declaration::new(&config),
             config,
             clock,
             last_now: 0,
@@ -528,30 +553,13 @@ impl Requestor {
         let extension = self.config.dialect == Dialect::Extension;
         match task {
             // The tasks extension has no params.task: the receiver decides, we declare we can take a task.
-            Some(_) if extension => {
-                let [version, (caps_key, caps)] = extension_meta_entries();
-                // The host's own capabilities (e.g. elicitation, which a server needs before it
-                // puts one in inputRequests, mrtr.mdx) are kept, the extension added to them.
-                let caps = host_capabilities_with_extension(&params).unwrap_or(caps);
-                for (key, value) in [version, (caps_key, caps)] {
-                    params = jsonrpc::with_meta_entry(&params, key, &value).ok_or_else(bad_meta)?;
-                }
-            }
+            Some(_) if extension => params = self.declared(&params, true).ok_or_else(bad_meta)?,
             Some(ttl) => {
                 let task = ttl.map_or_else(|| "{}".to_owned(), |ms| format!("{{\"ttl\":{ms}}}"));
                 params = jsonrpc::with_member(&params, "task", &task).ok_or_else(not_object)?;
             }
-            None if extension => {
-                // A plain call still carries the per-request fields every 2026-07-28 request
-                // MUST (basic/index.mdx): the protocol version, and client capabilities (the
-                // host's own if it set them) without the extension.
-                let (key, value) = &extension_meta_entries()[0];
-                params = jsonrpc::with_meta_entry(&params, key, value).ok_or_else(bad_meta)?;
-                let key = extension::CLIENT_CAPABILITIES_META;
-                if jsonrpc::member(&params, "_meta").and_then(|meta| jsonrpc::member(meta, key)).is_none() {
-                    params = jsonrpc::with_meta_entry(&params, key, "{}").ok_or_else(bad_meta)?;
-                }
-            }
+            // A plain call declares no extension: the receiver must not make it a task.
+            None if extension => params = self.declared(&params, false).ok_or_else(bad_meta)?,
             None => {}
         }
         if let Some(token) = progress_token {
@@ -589,11 +597,8 @@ impl Requestor {
             // An inputRequests key: the answer goes back in tasks/update.
             let key: String = serde_json::from_str(request_id).unwrap_or_default();
             self.inputs.remove(request_id);
-            let mut params =
-                format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(&task_id), json_string(&key), result_json);
-            for (k, v) in extension_meta_entries() {
-                params = jsonrpc::with_meta_entry(&params, k, &v).unwrap_or(params);
-            }
+            let params = format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(&task_id), json_string(&key), result_json);
+            let params = self.declared(&params, true).unwrap_or(params);
             let timeout = self.config.poll.request_timeout_ms;
             self.send_request("tasks/update", &params, Pending::Update { task_id, key }, timeout);
             return Ok(());
@@ -654,7 +659,38 @@ impl Requestor {
         if self.config.dialect != Dialect::Extension {
             return params;
         }
-        extension_meta_entries().iter().fold(params, |p, (k, v)| jsonrpc::with_meta_entry(&p, k, v).unwrap_or(p))
+        self.declared(&params, true).unwrap_or(params)
+    }
+
+    /// `params` (an object) with the `_meta` every 2026-07-28 request MUST carry
+    /// (basic/index.mdx): the protocol version, the client's capabilities (the
+    /// tasks extension added when `tasks`) and, when configured, its `clientInfo`.
+    /// What the host put in `params._meta` itself wins: its own capabilities (the
+    /// extension added to them when `tasks`) and its own `clientInfo`. `None` when
+    /// `params._meta` is not an object.
+    fn declared(&self, params: &str, tasks: bool) -> Option<String> {
+        let own = jsonrpc::member(params, "_meta");
+        let own = |key| own.and_then(|meta| jsonrpc::member(meta, key));
+        let d = &self.declaration;
+        let capabilities = match own(extension::CLIENT_CAPABILITIES_META) {
+            None if tasks => Some(Cow::Borrowed(d.with_extension.as_str())),
+            None => Some(Cow::Borrowed(d.capabilities.as_str())),
+            Some(caps) if tasks => Some(match serde_json::from_str::<Value>(caps) {
+                Ok(caps) if caps.is_object() => Cow::Owned(with_extension(caps).to_string()),
+                _ => Cow::Borrowed(d.with_extension.as_str()),
+            }),
+            Some(_) => None,
+        };
+        let info = d.info.as_ref().filter(|_| own(extension::CLIENT_INFO_META).is_none());
+        let mut params = jsonrpc::with_meta_entry(params, extension::PROTOCOL_VERSION_META, &json_string(EXTENSION_PROTOCOL_VERSION))?;
+        for (key, value) in
+            [(extension::CLIENT_CAPABILITIES_META, capabilities.as_deref()), (extension::CLIENT_INFO_META, info.map(String::as_str))]
+        {
+            if let Some(value) = value {
+                params = jsonrpc::with_meta_entry(&params, key, value)?;
+            }
+        }
+        Some(params)
     }
 
     /// The dialect this requestor speaks.

@@ -335,6 +335,37 @@ impl TaskEngine {
         self.engine()?.restore(&record).map_err(host_error)
     }
 
+    /// Store mode: restores what the store holds under a task's key (`record` `null`: not a
+    /// task record at all; `version`: the storage's version text beside it, or `null`).
+    /// Damage (unreadable, another task's, a version that disagrees) fails a task held here
+    /// and returns what was found, for the operator; for a task not held here it throws
+    /// `damaged_record` (-32603) with that text as `detail`. `null`: restored.
+    #[wasm_bindgen(js_name = restoreStored, unchecked_return_type = "string | null")]
+    pub fn restore_stored(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] record: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] version: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        let task_id = string_arg(&task_id, "taskId")?;
+        let record = opt_string_arg(&record, "record")?;
+        let version = opt_string_arg(&version, "version")?;
+        match self.engine()?.restore_stored(&task_id, record.as_deref(), version.as_deref()) {
+            Ok(found) => Ok(opt_str(found)),
+            Err(e) => {
+                let detail = match &e {
+                    HostError::DamagedRecord { detail, .. } => Some(detail.clone()),
+                    _ => None,
+                };
+                let error = host_error(e);
+                if let Some(detail) = detail {
+                    set(&Object::from(error.clone()), "detail", detail);
+                }
+                Err(error)
+            }
+        }
+    }
+
     /// Store mode: restores every record of a snapshot (a JSON array); returns how many.
     #[wasm_bindgen(js_name = restoreSnapshot)]
     pub fn restore_snapshot(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] snapshot: JsValue) -> Result<usize, JsValue> {
@@ -385,7 +416,12 @@ impl TaskEngine {
                 let obj = Object::new();
                 set(&obj, "kind", "persist");
                 set(&obj, "taskId", p.task_id);
-                set(&obj, "expectedVersion", p.expected_version.map_or(JsValue::NULL, |v| JsValue::from(v as f64)));
+                let expected = match p.replaces {
+                    // A repair: the damaged record's version text, as the storage reported it.
+                    Some(text) => JsValue::from(text),
+                    None => p.expected_version.map_or(JsValue::NULL, |v| JsValue::from(v as f64)),
+                };
+                set(&obj, "expectedVersion", expected);
                 set(&obj, "version", p.version as f64);
                 set(&obj, "record", opt_str(p.record));
                 set(&obj, "expiresAt", p.expires_at.map_or(JsValue::NULL, |v| JsValue::from(v as f64)));

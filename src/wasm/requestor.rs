@@ -17,6 +17,23 @@ fn number(options: &JsValue, key: &str) -> Result<Option<u64>, JsValue> {
     }
 }
 
+/// A JSON object option (`clientCapabilities`, `clientInfo`), or `None` when absent.
+fn json_object(options: &JsValue, key: &str, what: &str) -> Result<Option<serde_json::Map<String, serde_json::Value>>, JsValue> {
+    let v = Reflect::get(options, &key.into()).unwrap_or(JsValue::UNDEFINED);
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    let bad = || js_error("invalid_options", &format!("options.{key} must be {what}"));
+    if !v.is_object() || js_sys::Array::is_array(&v) {
+        return Err(bad());
+    }
+    let text = js_sys::JSON::stringify(&v).ok().and_then(|t| t.as_string()).ok_or_else(bad)?;
+    match serde_json::from_str(&text) {
+        Ok(serde_json::Value::Object(map)) => Ok(Some(map)),
+        _ => Err(bad()),
+    }
+}
+
 /// Whether to send a request as a task: `{augment, reason}`.
 #[wasm_bindgen(js_name = shouldAugment)]
 pub fn should_augment(
@@ -66,7 +83,7 @@ impl TaskRequestor {
 #[wasm_bindgen(js_class = TextTaskRequestor)]
 impl TaskRequestor {
     /// `new TextTaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
-    /// resultTimeoutMs?, maxListPages?, requestIdPrefix? })`.
+    /// resultTimeoutMs?, maxListPages?, requestIdPrefix?, dialect?, clientCapabilities?, clientInfo? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TaskRequestor, JsValue> {
         let mut config = RequestorConfig::default();
@@ -108,6 +125,9 @@ impl TaskRequestor {
                 Some(Some(d)) if d == "2026-07-28" => config.dialect = crate::Dialect::Extension,
                 Some(_) => return Err(js_error("invalid_options", "options.dialect must be \"2025-11-25\" or \"2026-07-28\"")),
             }
+            let caps = json_object(&options, "clientCapabilities", "an object of client capabilities such as { elicitation: {} }")?;
+            config.client_capabilities = caps.unwrap_or_default();
+            config.client_info = json_object(&options, "clientInfo", "an object such as { name: 'my-client', version: '1.0.0' }")?;
         }
         let clock = JsClock::new(now);
         clock.read()?;
