@@ -75,9 +75,7 @@ test('SDK 2.x server: the tasks extension through callTool, with Mcp-Name on eve
 
     // Input: the elicitation comes back through tasks/update.
     const asked = [];
-    // The server asks only a client whose tools/call declared elicitation (mrtr.mdx).
-    const declares = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
-    const deleted = await client.request('tools/call', { name: 'confirm_delete', arguments: { filename: 'a.txt' }, _meta: declares }, {
+    const deleted = await client.callTool('confirm_delete', { filename: 'a.txt' }, {
       task: true,
       onInputRequest: (request) => {
         asked.push(request);
