@@ -18,7 +18,7 @@ after(() => pkg?.cleanup());
 
 const META = (declared = true) => ({
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { extensions: declared ? { 'io.modelcontextprotocol/tasks': {} } : {} },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: declared ? { 'io.modelcontextprotocol/tasks': {} } : {} },
 });
 
 function setup() {

@@ -38,6 +38,13 @@ export interface HandleOptions {
    * anonymous client, for one) share its allowance.
    */
   quotaKey?: string;
+  /**
+   * 2025-11-25: the `capabilities` the client sent in its session's `initialize`. A task this
+   * request creates never asks the client for input it did not declare (`requestInput` throws
+   * `capability_not_declared`). Omitted: nothing is refused. Not used for the tasks extension,
+   * whose requests carry their own declaration (`_meta["io.modelcontextprotocol/clientCapabilities"]`).
+   */
+  clientCapabilities?: { [key: string]: unknown };
 }
 
 /** Request methods the engine can run as tasks (task-augmented requests). */
@@ -486,6 +493,9 @@ export interface TextTaskOutcome {
  * - `damaged_record`: store mode: the store holds something under the task's key that is not
  *   its record (unparseable, another task's, a version that disagrees); `detail` says what,
  *   for the operator (never for a peer)
+ * - `capability_not_declared`: `requestInput` of a request the client did not declare it can
+ *   answer (`elicitation`, its `url` mode, `sampling`, `sampling.tools`, `roots`) when it asked
+ *   for the task; `rpcCode` is -32021 and `requiredCapabilities` names what is missing
  * - `no_result`: `getTaskResult` of a task that has no stored result (running, or cancelled)
  * - `invalid_options`: the constructor's options are wrong
  */
@@ -500,6 +510,7 @@ export type TaskEngineErrorCode =
   | 'invalid_cursor'
   | 'list_unavailable'
   | 'damaged_record'
+  | 'capability_not_declared'
   | 'no_result'
   | 'invalid_options'
   /** A method of an object whose `free()` was called. */
@@ -514,9 +525,12 @@ export interface TaskEngineError extends Error {
   code: TaskEngineErrorCode;
   /**
    * The JSON-RPC error code to answer a peer with for this refusal: `-32602` (the request
-   * named something wrong) or `-32603`. Absent on `invalid_options`, `freed`, `not_initialized` and `clock_failed`.
+   * named something wrong), `-32603`, or `-32021` (`capability_not_declared`). Absent on
+   * `invalid_options`, `freed`, `not_initialized` and `clock_failed`.
    */
   rpcCode?: number;
+  /** `capability_not_declared`: the missing capability, as `data.requiredCapabilities` of a -32021 (e.g. `{ elicitation: { url: {} } }`). */
+  requiredCapabilities?: { [key: string]: unknown };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -660,7 +674,8 @@ export declare class TextTaskEngine {
    * the requestor's waiting `tasks/result` (a `send` output with `inReplyTo`), or waits for
    * one. The answer comes back as an `inputResponse` output; once every request is answered
    * the task is `working` again. Returns the request's raw JSON id.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`,
+   * `capability_not_declared` (the client did not declare what the request needs; nothing was sent)
    */
   requestInput(taskId: string, method: string, paramsJson?: string | null): string;
 
@@ -952,7 +967,8 @@ export declare class TaskEngine {
    * Sends the requestor a request the work needs answered (e.g. `"elicitation/create"` with its
    * params) and moves the task to `input_required`. Returns the request's id: the answer
    * comes back as an `inputResponse` output with this `requestId`.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`,
+   * `capability_not_declared` (the client did not declare what the request needs; nothing was sent)
    */
   requestInput(taskId: string, method: string, params?: { [key: string]: unknown } | null): JsonRpcId;
 

@@ -141,7 +141,11 @@ export declare class TaskContext {
    * is `input_required` with this request in `inputRequests` until the client answers with
    * `tasks/update` (2025-11-25: sent on the client's `tasks/result`). Resolves with the answer;
    * rejects with a `TaskProtocolError` when the client answers an error, and when the task is
-   * cancelled or expires. Rejects at once without a task.
+   * cancelled or expires. Rejects at once without a task, and with a `TaskProtocolError` of code
+   * -32021 (`data.requiredCapabilities`; nothing sent) when the client did not declare what the
+   * request needs (`elicitation`, its `url` mode, `sampling`, `sampling.tools`, `roots`) on the
+   * `tools/call` that created the task (2025-11-25: in its session's `initialize`). Catch it to
+   * go on without the answer; thrown on, it fails the task with that error.
    */
   requestInput<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
   /** `requestInput('elicitation/create', params)`. */

@@ -48,7 +48,9 @@ const ANY_RESULT = { '~standard': { version: 1, vendor: 'mcp-task-core', validat
 
 /**
  * A JSON-RPC error: thrown from SDK handlers, the SDK answers with exactly `{ code, message,
- * data }`. Also what `TaskContext.requestInput` rejects with when the client answers an error.
+ * data }`. Also what `TaskContext.requestInput` rejects with when the client answers an error,
+ * and, with code -32021 and `data.requiredCapabilities`, when the client did not declare the
+ * capability the request needs (nothing is sent; the task goes on as the tool decides).
  */
 class TaskProtocolError extends Error {
   constructor(code, message, data) {
@@ -180,9 +182,11 @@ function sseFrame(message) {
 /**
  * What a task's work gets. In a task, `signal` fires on `tasks/cancel`, on the host's
  * `cancel()` and on expiry; `requestInput` puts a request into the task's `inputRequests`
- * (2025-11-25: sends it on the waiting `tasks/result`) and resolves with the client's answer.
- * Without a task (a plain call of an `optional` or `perCall` tool), `taskId` is undefined,
- * `signal` is the request's, and `requestInput` rejects: input without a task goes through the
+ * (2025-11-25: sends it on the waiting `tasks/result`) and resolves with the client's answer;
+ * it rejects with a -32021 `TaskProtocolError` (nothing sent) when the client did not declare the
+ * capability (e.g. `elicitation`) on the request that created the task (2025-11-25: in the
+ * session's `initialize`). Without a task (a plain call of an `optional` or `perCall` tool),
+ * `taskId` is undefined, `signal` is the request's, and `requestInput` rejects: input without a task goes through the
  * SDK's own multi round-trip flow (`inputRequired`).
  */
 class TaskContext {
@@ -463,7 +467,10 @@ class TasksExtension {
     const principal = this._principal(ctx.http?.authInfo);
     const quotaKey = this._quotaKeyOf(ctx, principal);
     const text = this._requestText('tools/call', request.params, ctx);
-    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey });
+    const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
+    // 2025-11-25: the session's initialize capabilities govern what the task may ask for.
+    if (!state.modern) inbound.clientCapabilities = server.server.getClientCapabilities?.();
+    const reply = this.engine.handle(text, principal, inbound);
     if (reply === null) {
       this._drain(); // the engine's `forward`: not a task
       if (tool.policy === 'perCall' && (await tool.runAsTask(args, ctx))) {
@@ -727,6 +734,11 @@ class TasksExtension {
     try {
       rawId = this.engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
     } catch (err) {
+      // Input the client did not declare (mrtr.mdx): the JSON-RPC error the tool may catch, or
+      // throw on to fail the task with.
+      if (err?.code === 'capability_not_declared') {
+        return Promise.reject(new TaskProtocolError(MISSING_CAPABILITY, err.message, { requiredCapabilities: err.requiredCapabilities }));
+      }
       return Promise.reject(err);
     }
     const answer = new Promise((resolve, reject) => entry.inputs.set(rawId, { resolve, reject }));

@@ -30,6 +30,16 @@ pub enum HostError {
     /// (unparseable, another task's, a version that disagrees). `detail` says
     /// what for the operator's log; it never reaches a peer.
     DamagedRecord { task_id: String, detail: String },
+    /// The task asked its requestor for input of a kind the requestor did not
+    /// declare in its client capabilities (e.g. `elicitation/create` without
+    /// `elicitation`); nothing was sent and the task did not change.
+    CapabilityNotDeclared {
+        task_id: String,
+        /// The request's method.
+        method: String,
+        /// The missing capability's path, e.g. `elicitation.form`, `sampling.tools`, `roots`.
+        capability: &'static str,
+    },
 }
 
 impl HostError {
@@ -46,6 +56,7 @@ impl HostError {
             HostError::InvalidCursor => "invalid_cursor",
             HostError::ListUnavailable { .. } => "list_unavailable",
             HostError::DamagedRecord { .. } => "damaged_record",
+            HostError::CapabilityNotDeclared { .. } => "capability_not_declared",
         }
     }
 
@@ -70,6 +81,22 @@ impl HostError {
             | HostError::DuplicateId { .. }
             | HostError::ListUnavailable { .. }
             | HostError::DamagedRecord { .. } => crate::protocol::jsonrpc::INTERNAL_ERROR,
+            HostError::CapabilityNotDeclared { .. } => crate::protocol::extension::MISSING_CLIENT_CAPABILITY,
+        }
+    }
+
+    /// For [`CapabilityNotDeclared`](Self::CapabilityNotDeclared): the
+    /// `data.requiredCapabilities` object of a `-32021` error, as JSON text.
+    ///
+    /// ```
+    /// use mcp_task_core::HostError;
+    /// let e = HostError::CapabilityNotDeclared { task_id: "t1".into(), method: "elicitation/create".into(), capability: "elicitation.url" };
+    /// assert_eq!(e.required_capabilities_json().unwrap(), r#"{"elicitation":{"url":{}}}"#);
+    /// ```
+    pub fn required_capabilities_json(&self) -> Option<String> {
+        match self {
+            HostError::CapabilityNotDeclared { capability, .. } => Some(crate::protocol::client_capabilities::required_json(capability)),
+            _ => None,
         }
     }
 
@@ -101,6 +128,10 @@ impl fmt::Display for HostError {
             HostError::DamagedRecord { task_id, .. } => {
                 write!(f, "The stored state of task '{task_id}' is damaged and cannot be read; the server has reported it")
             }
+            HostError::CapabilityNotDeclared { task_id, method, capability } => write!(
+                f,
+                "The client did not declare the capability '{capability}' that {method} needs, so task '{task_id}' cannot send it (nothing was sent)"
+            ),
         }
     }
 }

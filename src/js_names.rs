@@ -320,6 +320,7 @@ mod tests {
             HostError::InvalidCursor,
             HostError::ListUnavailable { message: t() },
             HostError::DamagedRecord { task_id: t(), detail: t() },
+            HostError::CapabilityNotDeclared { task_id: t(), method: t(), capability: "roots" },
         ];
         let mut codes: BTreeSet<String> = errors.iter().map(|e| e.code().to_owned()).collect();
         // The SDK store's own refusal (crate::StoreError): a task with no stored result.

@@ -26,7 +26,7 @@ fn meta(declared: bool) -> Value {
     let extensions = if declared { json!({"io.modelcontextprotocol/tasks": {}}) } else { json!({}) };
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"extensions": extensions}
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}, "extensions": extensions}
     })
 }
 
@@ -321,7 +321,7 @@ fn mcp_name_must_match_the_task() {
     let mut x = Ext::new();
     let id = x.start(A, "slow");
     let text = x.request("tasks/get", json!({"taskId": id}), true);
-    let wrong = Inbound { context: A, dialect: None, mcp_name: Some("task-999"), quota_key: None };
+    let wrong = Inbound { context: A, mcp_name: Some("task-999"), ..Inbound::default() };
     let reply = x.send_text(&text, &wrong).unwrap();
     assert_eq!(code(&reply), -32020);
     x.base.check("HeaderMismatchError", &reply);
@@ -456,7 +456,7 @@ fn the_host_can_force_the_dialect() {
     .to_string();
     let as_read = x.send_text(&text, &Inbound::from_context(A)).unwrap();
     assert_eq!(code(&as_read), -32601, "2025-11-25: a task-only tool needs params.task");
-    let forced = Inbound { context: A, dialect: Some(Dialect::Extension), mcp_name: None, quota_key: None };
+    let forced = Inbound { context: A, dialect: Some(Dialect::Extension), ..Inbound::default() };
     let reply = x.send_text(&text, &forced).unwrap();
     assert_eq!(reply["result"]["resultType"], "task");
 }

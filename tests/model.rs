@@ -123,7 +123,7 @@ impl Model {
 fn ext_request(rig: &mut Rig, ext_schema: &mut Schema, ctx: usize, method: &str, mut params: Value) -> Value {
     params["_meta"] = json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}}
     });
     let id = rig.id();
     let text = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();

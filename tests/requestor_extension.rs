@@ -136,6 +136,9 @@ impl NowValue for ManualClock {
     }
 }
 
+/// A call to the task tool from a client that declares form elicitation (the requestor adds the extension).
+const SLOW_ASKING: &str = r#"{"name":"slow","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}"#;
+
 const ELICIT: Option<&str> =
     Some(r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}"#);
 
@@ -147,7 +150,7 @@ fn a_task_with_input_from_call_to_outcome() {
         .requestor
         .call(
             "tools/call",
-            Some(r#"{"name":"slow","arguments":{"n":123456789012345678901234567890}}"#),
+            Some(r#"{"name":"slow","arguments":{"n":123456789012345678901234567890},"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}"#),
             CallMode::Task { ttl_ms: None },
             None,
         )
@@ -268,7 +271,7 @@ fn failure_cancel_and_refusal() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
     let mut p = Pair::new();
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(SLOW_ASKING), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let exec = p.executing[0].clone();
     p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
@@ -291,7 +294,7 @@ fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_lost_update_is_shown_again() {
     let mut p = Pair::new();
-    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.requestor.call("tools/call", Some(SLOW_ASKING), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let exec = p.executing[0].clone();
     p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();

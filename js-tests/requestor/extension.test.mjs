@@ -50,7 +50,9 @@ function exchange(mod, now, newTaskId) {
     requestor.handleTimeout();
     pump();
   };
-  const call = requestor.call('tools/call', JSON.stringify({ name: 'slow', arguments: { city: 'Paris' } }), true);
+  // The client declares form elicitation (in _meta; the requestor adds the extension): the task asks for a name.
+  const declares = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } } };
+  const call = requestor.call('tools/call', JSON.stringify({ name: 'slow', arguments: { city: 'Paris' }, _meta: declares }), true);
   pump();
   const [taskId] = executing;
   engine.requestInput(taskId, 'elicitation/create', JSON.stringify({ mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }));

@@ -22,6 +22,8 @@ before(async () => {
 after(() => pkg?.cleanup());
 
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
+/** Request options of a client that declares form elicitation (what `ask` needs). */
+const ASKING = { capabilities: { elicitation: { form: {} } } };
 const FORM = { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
 
 /** Resolves when `signal` aborts, with its reason. */
@@ -96,7 +98,7 @@ async function get(client, taskId, opts) {
 
 test('a task asks for input: inputRequests on tasks/get, the answer through tasks/update, status messages, the result', async () => {
   const { client, log } = setup();
-  const taskId = await createTask(client, 'ask', { topic: 'the cat' });
+  const taskId = await createTask(client, 'ask', { topic: 'the cat' }, ASKING);
   const waiting = await waitFor(client, taskId, (t) => t.status === 'input_required');
   assertValidIn('extension', 'GetTaskResult', waiting);
   assert.equal(waiting.statusMessage, 'thinking about the cat');
@@ -151,7 +153,7 @@ test('tasks/cancel: the ack, the signal fires (reason cancelled), a late outcome
   assert.deepEqual(await client.result('tasks/cancel', { taskId }), ack, 'idempotent');
 
   // Cancelled while waiting for input: the pending requestInput rejects.
-  const asking = await createTask(client, 'ask', { topic: 'the dog' });
+  const asking = await createTask(client, 'ask', { topic: 'the dog' }, ASKING);
   await waitFor(client, asking, (t) => t.status === 'input_required');
   await client.result('tasks/cancel', { taskId: asking });
   const task = await get(client, asking);
@@ -308,8 +310,8 @@ function sseReader(response) {
 
 test('subscriptions/listen with taskIds: acknowledged, one notifications/tasks per change, nothing after the stream is gone', async () => {
   const { tasks, handler, client } = setup();
-  const taskId = await createTask(client, 'ask', { topic: 'listen' });
-  const other = await createTask(client, 'ask', { topic: 'unfollowed' });
+  const taskId = await createTask(client, 'ask', { topic: 'listen' }, ASKING);
+  const other = await createTask(client, 'ask', { topic: 'unfollowed' }, ASKING);
   await waitFor(client, taskId, (t) => t.status === 'input_required');
   const listen = (params, opts) => {
     const { request } = client.request('subscriptions/listen', params, { id: 'sub-1', ...opts });

@@ -12,5 +12,5 @@ mod task;
 
 pub use policy::TaskSupport;
 pub use status::TaskStatus;
-pub(crate) use task::TaskView;
+pub(crate) use task::{InputCapabilities, TaskView};
 pub use task::{Outcome, RequestKind, Task};

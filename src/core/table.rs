@@ -5,7 +5,7 @@ use super::deadlines::Deadlines;
 use super::fast_map::{FastMap, FastSet};
 use super::quota::{Footprint, QuotaKey, QuotaRefusal, Quotas, RECORD_BYTES};
 use super::status::TaskStatus;
-use super::task::{Outcome, RequestKind, Task, TaskView};
+use super::task::{InputCapabilities, Outcome, RequestKind, Task, TaskView};
 use crate::protocol::Dialect;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
@@ -34,6 +34,9 @@ pub(crate) struct TaskRecord {
     /// The task surface that created the task; it decides the task's rules
     /// (e.g. what `isError` means) and how status changes are pushed.
     pub dialect: Dialect,
+    /// What the requestor declared it can answer when it asked for the task:
+    /// the task asks nothing else of it.
+    pub input_capabilities: InputCapabilities,
     /// Side-channel requests this task has sent: numbers each one, so no id
     /// is ever used twice with the requestor.
     pub requests_sent: u32,
@@ -124,6 +127,7 @@ pub(crate) struct NewTask {
     pub poll_interval: Option<u64>,
     pub progress_token: Option<String>,
     pub dialect: Dialect,
+    pub input_capabilities: InputCapabilities,
 }
 
 /// Why a task could not be created.
@@ -266,6 +270,7 @@ impl TaskTable {
             progress_token: new.progress_token.map(String::into_boxed_str),
             requests_sent: 0,
             dialect: new.dialect,
+            input_capabilities: new.input_capabilities,
             version: 0,
             lease: None,
         };
@@ -493,6 +498,7 @@ mod tests {
             poll_interval: None,
             progress_token: None,
             dialect: Dialect::Legacy,
+            input_capabilities: InputCapabilities::UNDECLARED,
         }
     }
 

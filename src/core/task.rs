@@ -57,6 +57,72 @@ impl RequestKind {
     }
 }
 
+/// The kinds of input a requestor declared it can give (its client capabilities
+/// for elicitation, sampling and roots), kept with the task so that the task
+/// never asks for what its requestor cannot answer. One byte: the task table
+/// holds one per task. [`UNDECLARED`](Self::UNDECLARED): no declaration reached
+/// the engine, so nothing can be judged and every kind is allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct InputCapabilities(u8);
+
+impl InputCapabilities {
+    pub const UNDECLARED: Self = InputCapabilities(0);
+    /// A declaration that names no input kind.
+    pub const NONE: Self = InputCapabilities(Self::DECLARED);
+    pub const ELICITATION_FORM: Self = InputCapabilities(1);
+    pub const ELICITATION_URL: Self = InputCapabilities(2);
+    pub const SAMPLING: Self = InputCapabilities(4);
+    pub const SAMPLING_TOOLS: Self = InputCapabilities(8);
+    pub const ROOTS: Self = InputCapabilities(16);
+    const DECLARED: u8 = 0x80;
+
+    /// Each kind with its capability path (as in `elicitation.form`), the names
+    /// messages and stored records use.
+    pub const KINDS: [(Self, &'static str); 5] = [
+        (Self::ELICITATION_FORM, "elicitation.form"),
+        (Self::ELICITATION_URL, "elicitation.url"),
+        (Self::SAMPLING, "sampling"),
+        (Self::SAMPLING_TOOLS, "sampling.tools"),
+        (Self::ROOTS, "roots"),
+    ];
+
+    /// Whether a declaration reached the engine.
+    pub fn is_declared(self) -> bool {
+        self.0 & Self::DECLARED != 0
+    }
+
+    /// Adds the kinds of `other` (and makes this a declaration).
+    pub fn with(self, other: Self) -> Self {
+        InputCapabilities(self.0 | other.0 | Self::DECLARED)
+    }
+
+    /// Whether every kind of `needed` is declared (always, when nothing was declared).
+    pub fn allows(self, needed: Self) -> bool {
+        !self.is_declared() || self.0 & needed.0 == needed.0
+    }
+
+    /// The first kind of `needed` that is not declared, by its path.
+    pub fn missing(self, needed: Self) -> Option<&'static str> {
+        if self.allows(needed) {
+            return None;
+        }
+        Self::KINDS.iter().find(|(kind, _)| needed.0 & kind.0 != 0 && self.0 & kind.0 == 0).map(|(_, name)| *name)
+    }
+
+    /// The declared kinds' paths.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::KINDS.into_iter().filter(move |(kind, _)| self.0 & kind.0 != 0).map(|(_, name)| name)
+    }
+
+    /// A declaration from paths (unknown ones, e.g. from a later version, are skipped).
+    pub fn from_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Self {
+        names.into_iter().fold(Self::NONE, |caps, name| match Self::KINDS.iter().find(|(_, n)| *n == name) {
+            Some((kind, _)) => caps.with(*kind),
+            None => caps,
+        })
+    }
+}
+
 /// What the underlying request returned, kept as the raw JSON text it arrived in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {

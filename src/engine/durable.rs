@@ -8,7 +8,7 @@ use super::channel::PendingRequest;
 use super::Engine;
 use crate::audit::AuditAction;
 use crate::core::table::{Lease, OptionalMs, TaskRecord};
-use crate::core::{Outcome, RequestKind, TaskStatus};
+use crate::core::{InputCapabilities, Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::{Event, Output, Persist};
 use crate::protocol::jsonrpc::json_string;
@@ -16,6 +16,7 @@ use crate::protocol::Dialect;
 use crate::time::format_timestamp;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The record of one task as the store keeps it (JSON). Results, errors,
@@ -52,6 +53,11 @@ struct Stored<'a> {
     inputs: Vec<StoredInput<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     lease: Option<StoredLease>,
+    /// The input kinds the requestor declared (capability paths, e.g.
+    /// `"elicitation.form"`). Absent: no declaration reached the engine
+    /// (and in records written before it was kept).
+    #[serde(rename = "inputCapabilities", default, borrow, skip_serializing_if = "Option::is_none")]
+    input_capabilities: Option<Vec<Cow<'a, str>>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -102,6 +108,7 @@ pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest]) -> String {
         requests_sent: t.requests_sent,
         inputs,
         lease: t.lease.as_ref().map(|l| StoredLease { owner: l.owner.to_string(), until: l.until }),
+        input_capabilities: t.input_capabilities.is_declared().then(|| t.input_capabilities.names().map(Cow::Borrowed).collect()),
     };
     serde_json::to_string(&stored).unwrap_or_default()
 }
@@ -368,6 +375,10 @@ impl Engine {
             progress_token: s.progress_token.map(|t| t.get().into()),
             requests_sent: s.requests_sent,
             dialect,
+            input_capabilities: s
+                .input_capabilities
+                .as_ref()
+                .map_or(InputCapabilities::UNDECLARED, |names| InputCapabilities::from_names(names.iter().map(|n| n.as_ref()))),
             version: s.version,
             lease: s.lease.map(|l| Box::new(Lease { owner: l.owner.into_boxed_str(), until: l.until })),
         };

@@ -1,9 +1,9 @@
 //! Host calls of the tasks extension (MCP 2026-07-28): turning a forwarded
 //! `tools/call` into a task, and `subscriptions/listen` streams.
 
-use super::peer::Creation;
+use super::peer::{declared_for, Creation};
 use super::subscriptions::Listener;
-use super::Engine;
+use super::{Engine, Inbound};
 use crate::core::RequestKind;
 use crate::error::HostError;
 use crate::output::Event;
@@ -36,7 +36,8 @@ impl Engine {
         if method != "tools/call" {
             return Err(HostError::invalid(format!("Only tools/call can become a task in the tasks extension, not {method}")));
         }
-        if !RequestMeta::read(params).declares_tasks {
+        let meta = RequestMeta::read(params);
+        if !meta.declares_tasks {
             return Err(HostError::invalid(
                 "The client did not declare the tasks extension on this request: answer it as a plain call (a task would be invisible to it)",
             ));
@@ -47,6 +48,7 @@ impl Engine {
             progress_token: None,
             poll_interval: self.config.poll_interval_ms,
             dialect: Dialect::Extension,
+            input_capabilities: declared_for(Dialect::Extension, &meta, &Inbound::default()),
         };
         let task_id =
             self.create_for_peer(creation, context, inbound.quota_key, now).map_err(|e| HostError::LimitExceeded { message: e.message })?;
@@ -73,7 +75,8 @@ impl Engine {
             return Err(jsonrpc::error_response(None, &error));
         };
         let Some(wanted) = extension::listen_task_ids(params) else { return Ok(Vec::new()) };
-        if !RequestMeta::read(params).declares_tasks {
+        let meta = RequestMeta::read(params);
+        if !meta.declares_tasks {
             return Err(jsonrpc::error_response(Some(id), &extension::not_declared("Task status notifications")));
         }
         let mut agreed = Vec::new();

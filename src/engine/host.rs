@@ -7,10 +7,10 @@ use crate::core::table::{MoveRefusal, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::Event;
-use crate::protocol::extension;
 use crate::protocol::jsonrpc::{first_byte, json_string, present};
 use crate::protocol::legacy::{self, RELATED_TASK};
 use crate::protocol::raw_id::RawId;
+use crate::protocol::{client_capabilities, extension};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt::Write;
@@ -222,10 +222,21 @@ impl Engine {
     ///
     /// The answer comes back as [`Event::InputResponse`] (a JSON-RPC response
     /// either way). Returns the request's raw JSON id.
+    ///
+    /// A request the requestor did not declare it can answer is refused with
+    /// [`HostError::CapabilityNotDeclared`] and nothing changes: `elicitation/create`
+    /// needs `elicitation` (`elicitation.url` for `mode: "url"`),
+    /// `sampling/createMessage` needs `sampling` (and `sampling.tools` with
+    /// `tools` or `toolChoice`), `roots/list` needs `roots`. The declaration is
+    /// the one made when the task was asked for: the creating request's
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` (tasks extension),
+    /// or the session's `initialize` capabilities that the host passed in
+    /// [`Inbound::client_capabilities`](crate::Inbound::client_capabilities)
+    /// (2025-11-25; without them every request is allowed).
     pub fn request_input(&mut self, task_id: &str, method: &str, params_json: Option<&str>) -> Result<RawId, HostError> {
         let now = self.tick();
         let t = self.running(task_id)?;
-        let (status, dialect) = (t.status, t.dialect);
+        let (status, dialect, declared) = (t.status, t.dialect, t.input_capabilities);
         let limit = self.config.limits.max_queued_messages_per_task;
         if self.channels.queued_count(task_id) >= limit || self.channels.pending_count(task_id) >= limit {
             let message = format!("Task '{task_id}' already has {limit} unanswered requests queued for the requestor");
@@ -238,6 +249,10 @@ impl Engine {
         let params = params_json.unwrap_or("{}");
         if first_byte(params) != Some(b'{') {
             return Err(HostError::invalid("The request params must be a JSON object"));
+        }
+        // mrtr.mdx: never ask the client for what it did not declare it can answer.
+        if let Some(capability) = client_capabilities::needed(method, params).and_then(|needed| declared.missing(needed)) {
+            return Err(HostError::CapabilityNotDeclared { task_id: task_id.to_owned(), method: method.to_owned(), capability });
         }
         let params = crate::protocol::codec(dialect)
             .input_params(params, task_id)

@@ -48,6 +48,15 @@ pub struct Inbound<'a> {
     /// a session ID, an authenticated user, a client address. `None` counts it
     /// against its context, so clients that share a context share its allowance.
     pub quota_key: Option<&'a str>,
+    /// 2025-11-25: the `capabilities` object (JSON text) the client sent in
+    /// its session's `initialize`. A task the request creates then never
+    /// asks the client for input it did not declare
+    /// ([`Engine::request_input`] refuses with
+    /// [`HostError::CapabilityNotDeclared`](crate::HostError::CapabilityNotDeclared)).
+    /// `None`: no declaration to judge by, every request is allowed. Not used
+    /// for the tasks extension, whose requests carry their own declaration
+    /// (`_meta["io.modelcontextprotocol/clientCapabilities"]`), which governs.
+    pub client_capabilities: Option<&'a str>,
 }
 
 impl<'a> Inbound<'a> {

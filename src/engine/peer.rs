@@ -5,12 +5,12 @@ use super::channel::Waiter;
 use super::{Engine, Inbound};
 use crate::core::quota::QuotaKey;
 use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
-use crate::core::{RequestKind, TaskStatus};
+use crate::core::{InputCapabilities, RequestKind, TaskStatus};
 use crate::output::Event;
 use crate::protocol::extension::RequestMeta;
 use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
 use crate::protocol::legacy::{self, TtlRequest};
-use crate::protocol::{self, Codec, Dialect, Env, TaskRequest};
+use crate::protocol::{self, client_capabilities, Codec, Dialect, Env, TaskRequest};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -24,6 +24,8 @@ pub(super) struct Creation {
     pub poll_interval: Option<u64>,
     /// The flow that creates the task.
     pub dialect: Dialect,
+    /// What the requestor declared it can answer (see [`Inbound::client_capabilities`]).
+    pub input_capabilities: InputCapabilities,
 }
 
 /// The engine's answer to a request.
@@ -56,6 +58,18 @@ pub(super) fn payload_response(t: &TaskRecord, request_id: &str) -> String {
 struct CancelledParams<'a> {
     #[serde(rename = "requestId", default, borrow, deserialize_with = "jsonrpc::present")]
     request_id: Option<&'a RawValue>,
+}
+
+/// The declaration that governs what a new task may ask its requestor: in the
+/// tasks extension the creating request's own `_meta` (every 2026-07-28 request
+/// carries the client's capabilities, and nothing earlier may stand in for
+/// them); in 2025-11-25 the session's `initialize` capabilities, when the host
+/// passes them. Without either nothing can be judged.
+pub(super) fn declared_for(dialect: Dialect, meta: &RequestMeta<'_>, inbound: &Inbound<'_>) -> InputCapabilities {
+    match dialect {
+        Dialect::Extension => meta.capabilities.map_or(InputCapabilities::NONE, client_capabilities::declared),
+        Dialect::Legacy => inbound.client_capabilities.map_or(InputCapabilities::UNDECLARED, client_capabilities::declared),
+    }
 }
 
 impl Engine {
@@ -105,7 +119,9 @@ impl Engine {
             TaskRequest::Cancel { task_id } => self.cancel_request(dialect, &task_id, context, now),
             TaskRequest::Update { task_id, responses } => self.update(codec, &task_id, &responses, context, now),
             TaskRequest::CreateTask { kind, ttl, progress_token } => {
-                let creation = Creation { kind, ttl, progress_token, poll_interval: self.config.poll_interval_ms, dialect };
+                let input_capabilities = declared_for(dialect, &meta, inbound);
+                let poll_interval = self.config.poll_interval_ms;
+                let creation = Creation { kind, ttl, progress_token, poll_interval, dialect, input_capabilities };
                 match self.create_for_peer(creation, context, inbound.quota_key, now) {
                     Ok(task_id) => {
                         let Some(t) = self.table.get(&task_id) else {
@@ -253,7 +269,7 @@ impl Engine {
         request: Creation,
         now: u64,
     ) -> Result<String, CreateRefusal> {
-        let Creation { kind, ttl, progress_token, poll_interval, dialect } = request;
+        let Creation { kind, ttl, progress_token, poll_interval, dialect, input_capabilities } = request;
         let policy = &self.config.ttl;
         let granted = match ttl {
             TtlRequest::Default => Some(policy.default_ms.min(policy.max_ms)),
@@ -276,6 +292,7 @@ impl Engine {
             poll_interval,
             progress_token,
             dialect,
+            input_capabilities,
         };
         let t = self.table.create(new, now, &self.config.limits)?;
         let id = t.id.to_string();

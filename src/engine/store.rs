@@ -147,7 +147,10 @@ impl Engine {
             }
         }
         let token = progress_token.map(str::to_owned);
-        let request = Creation { kind, ttl, progress_token: token, poll_interval: poll_interval_ms, dialect: Dialect::Legacy };
+        // The SDK that calls here holds the session's declaration and checks its own sends.
+        let input_capabilities = crate::core::InputCapabilities::UNDECLARED;
+        let poll_interval = poll_interval_ms;
+        let request = Creation { kind, ttl, progress_token: token, poll_interval, dialect: Dialect::Legacy, input_capabilities };
         match self.create(context, None, request, now) {
             Ok(id) => Ok(id),
             Err(CreateRefusal::Quota(refusal)) => Err(HostError::LimitExceeded { message: refusal.message() }),

@@ -43,6 +43,9 @@ pub(crate) struct RequestMeta<'a> {
     pub protocol_version: Option<Cow<'a, str>>,
     /// `clientCapabilities.extensions["io.modelcontextprotocol/tasks"]` is an object.
     pub declares_tasks: bool,
+    /// `clientCapabilities`, raw JSON: the request's declaration, read further
+    /// only when the request creates a task.
+    pub capabilities: Option<&'a str>,
 }
 
 impl<'a> RequestMeta<'a> {
@@ -58,6 +61,7 @@ impl<'a> RequestMeta<'a> {
         let Some([Some(meta)]) = member_values(params.get(), ["_meta"]) else { return out };
         let Some([version, capabilities]) = member_values(meta, [PROTOCOL_VERSION_META, CLIENT_CAPABILITIES_META]) else { return out };
         out.protocol_version = version.and_then(string_value);
+        out.capabilities = capabilities;
         out.declares_tasks =
             capabilities.and_then(|c| member_values(c, ["extensions"])).and_then(|[extensions]| extensions).is_some_and(|extensions| {
                 let mut declared = false;

@@ -4,6 +4,7 @@
 //! `io.modelcontextprotocol/tasks` extension of MCP 2026-07-28). What differs
 //! between them as rules, not shapes, is data on [`Dialect`].
 
+pub(crate) mod client_capabilities;
 pub mod extension;
 pub mod jsonrpc;
 pub mod legacy;

@@ -128,7 +128,12 @@ fn opt_string_arg(value: &JsValue, name: &str) -> Result<Option<String>, JsValue
 }
 
 fn host_error(e: HostError) -> JsValue {
-    rpc_error(e.code(), e.rpc_code(), &e.to_string())
+    let error = rpc_error(e.code(), e.rpc_code(), &e.to_string());
+    // capability_not_declared: what a -32021 to the peer puts in data.requiredCapabilities.
+    if let Some(required) = e.required_capabilities_json().and_then(|json| js_sys::JSON::parse(&json).ok()) {
+        let _ = Reflect::set(&error, &"requiredCapabilities".into(), &required);
+    }
+    error
 }
 
 fn set(obj: &Object, key: &str, value: impl Into<JsValue>) {
@@ -199,13 +204,21 @@ impl TaskEngine {
 #[cfg(feature = "receiver")]
 impl TaskEngine {
     /// One JSON-RPC message from the peer in; the immediate response out, or
-    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string, quotaKey?: string }`.
+    /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string,
+    /// quotaKey?: string, clientCapabilities?: object }`.
     fn handle(&mut self, message: JsValue, context: JsValue, inbound: JsValue) -> Result<JsValue, JsValue> {
         let (message, context) = self.text_args((&message, "message"), (&context, "context", "a string, null or undefined"))?;
-        let options::InboundOptions { dialect, mcp_name, quota_key } = options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
+        let options::InboundOptions { dialect, mcp_name, quota_key, client_capabilities } =
+            options::inbound(&inbound).map_err(|m| type_error_message(&m))?;
         self.clock.read()?;
         let (message, context) = (self.args.text(message), context.map(|c| self.args.text(c)));
-        let inbound = crate::Inbound { context, dialect, mcp_name: mcp_name.as_deref(), quota_key: quota_key.as_deref() };
+        let inbound = crate::Inbound {
+            context,
+            dialect,
+            mcp_name: mcp_name.as_deref(),
+            quota_key: quota_key.as_deref(),
+            client_capabilities: client_capabilities.as_deref(),
+        };
         Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
     }
 

@@ -111,10 +111,12 @@ pub(super) struct InboundOptions {
     pub dialect: Option<crate::Dialect>,
     pub mcp_name: Option<String>,
     pub quota_key: Option<String>,
+    /// `clientCapabilities` as JSON text.
+    pub client_capabilities: Option<String>,
 }
 
-/// Reads `handle`'s (and `startTask`'s) third argument: `{ dialect?, mcpName?, quotaKey? }`;
-/// `null` or `undefined` for none.
+/// Reads `handle`'s (and `startTask`'s) third argument: `{ dialect?, mcpName?, quotaKey?,
+/// clientCapabilities? }`; `null` or `undefined` for none.
 pub(super) fn inbound(value: &JsValue) -> Result<InboundOptions, String> {
     if value.is_undefined() || value.is_null() {
         return Ok(InboundOptions::default());
@@ -135,7 +137,12 @@ pub(super) fn inbound(value: &JsValue) -> Result<InboundOptions, String> {
     };
     let mcp_name = r.string("mcpName").map_err(|_| bad("mcpName must be a string"))?;
     let quota_key = r.string("quotaKey").map_err(|_| bad("quotaKey must be a string"))?;
-    Ok(InboundOptions { dialect, mcp_name, quota_key })
+    // The session's initialize capabilities (2025-11-25), as the SDK holds them: an object.
+    let client_capabilities = match r.object("clientCapabilities").map_err(|_| bad("clientCapabilities must be an object"))? {
+        Some(Some(caps)) => js_sys::JSON::stringify(&caps).ok().and_then(|s| s.as_string()),
+        _ => None,
+    };
+    Ok(InboundOptions { dialect, mcp_name, quota_key, client_capabilities })
 }
 
 /// Reads options; unknown keys and wrong types are reported by name.

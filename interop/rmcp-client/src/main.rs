@@ -8,8 +8,8 @@
 
 use rmcp::model::ProtocolVersion;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig, ExtensionCapabilities, GetTaskParams,
-    Implementation, TaskPayload, UpdateTaskParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities, ClientConfig, ElicitationCapability, ExtensionCapabilities,
+    FormElicitationCapability, GetTaskParams, Implementation, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt, Peer, RoleClient};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -93,10 +93,14 @@ fn terminal(p: &TaskPayload) -> bool {
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let url = std::env::var("MCP_URL").unwrap_or_else(|_| "http://127.0.0.1:3000/mcp".to_owned());
-    println!("MCP server: {url} (rmcp client, protocol 2026-07-28, tasks extension declared)");
+    println!("MCP server: {url} (rmcp client, protocol 2026-07-28, tasks extension and form elicitation declared)");
     // The builder needs rmcp's `server` feature; the fields are public.
     let mut capabilities = ClientCapabilities::default();
     capabilities.extensions = Some(ExtensionCapabilities::from([("io.modelcontextprotocol/tasks".to_owned(), serde_json::Map::new())]));
+    // The tasks below ask for input: a server may ask only what the client declared (mrtr.mdx).
+    let mut elicitation = ElicitationCapability::new();
+    elicitation.form = Some(FormElicitationCapability::new());
+    capabilities.elicitation = Some(elicitation);
     let config = ClientConfig::new(capabilities, Implementation::new("rmcp-client-interop", "0.0.0"));
     // `serve` is the 2025-11-25 initialize handshake; the 2026-07-28 lifecycle is server/discover.
     let lifecycle = ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] };
