@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { JS_TESTS_DIR, installPackage } from '../helpers/package.mjs';
 
@@ -93,3 +94,25 @@ export async function waitFor(client, taskId, predicate, { ms = 5_000, opts } = 
 
 export const terminal = (task) => ['completed', 'failed', 'cancelled'].includes(task.status);
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A fetch handler with 2025-11-25 sessions, as examples/sdk2-server keeps them: one
+ * `WebStandardStreamableHTTPServerTransport` (and McpServer from `factory`) per session.
+ * `sdk` is `@modelcontextprotocol/server`.
+ */
+export function sessionful(sdk, factory) {
+  const sessions = new Map();
+  return {
+    sessions,
+    async fetch(request) {
+      const id = request.headers.get('mcp-session-id');
+      let transport = id === null ? undefined : sessions.get(id);
+      if (transport === undefined) {
+        transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
+        await factory().connect(transport);
+      }
+      return transport.handleRequest(request);
+    },
+    close: () => Promise.all([...sessions.values()].map((t) => t.close().catch(() => {}))),
+  };
+}

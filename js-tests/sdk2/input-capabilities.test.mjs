@@ -7,10 +7,9 @@
 // client), and the task ends as the tool decides; with it, the input goes through. 2026-07-28:
 // the tools/call's own declaration governs; 2025-11-25: the session's initialize capabilities.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { assertValidIn } from '../helpers/schema.mjs';
-import { installWithSdk2, modernClient, waitFor, terminal } from './harness.mjs';
+import { installWithSdk2, modernClient, sessionful, terminal, waitFor } from './harness.mjs';
 
 let pkg;
 let mod;
@@ -64,17 +63,9 @@ function setup() {
     return server;
   };
   const modern = tasks.withTaskListen(sdk.createMcpHandler(factory, { legacy: 'reject' }));
-  const sessions = new Map();
-  const legacy = async (request) => {
-    const id = request.headers.get('mcp-session-id');
-    let transport = id === null ? undefined : sessions.get(id);
-    if (transport === undefined) {
-      transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
-      await factory().connect(transport);
-    }
-    return transport.handleRequest(request);
-  };
-  const handler = { fetch: async (request, options) => ((await sdk.isLegacyRequest(request)) ? legacy(request) : modern.fetch(request, options)) };
+  const legacy = sessionful(sdk, factory);
+  const sessions = legacy.sessions;
+  const handler = { fetch: async (request, options) => ((await sdk.isLegacyRequest(request)) ? legacy.fetch(request) : modern.fetch(request, options)) };
   const close = async () => {
     tasks.close();
     await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));

@@ -5,10 +5,9 @@
 // createMcpHandler's default stateless legacy serving. Messages are checked against the
 // official 2025-11-25 schema.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { assertValid } from '../helpers/schema.mjs';
-import { installWithSdk2, modernClient, sleep } from './harness.mjs';
+import { installWithSdk2, modernClient, sessionful, sleep } from './harness.mjs';
 
 let pkg;
 let sdk;
@@ -47,22 +46,6 @@ function makeFactory(tasks) {
   };
 }
 
-/** A fetch handler with 2025-11-25 sessions (as examples/sdk2-server routes them). */
-function sessionful(factory) {
-  const sessions = new Map();
-  return {
-    async fetch(request) {
-      const id = request.headers.get('mcp-session-id');
-      let transport = id === null ? undefined : sessions.get(id);
-      if (transport === undefined) {
-        transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
-        await factory().connect(transport);
-      }
-      return transport.handleRequest(request);
-    },
-    close: () => Promise.all([...sessions.values()].map((t) => t.close())),
-  };
-}
 
 /** A 2025-11-25 client: initialize, then requests; `stream(...)` hands each SSE message to `onMessage`. */
 async function legacyClient(handler, capabilities = { elicitation: { form: {} } }) {
@@ -129,7 +112,7 @@ async function until(client, taskId, predicate) {
 
 test('a 2025-11-25 session: the tasks capability, taskSupport in tools/list, a task whose input request travels on tasks/result', async () => {
   const tasks = new mod.TasksExtension();
-  const handler = sessionful(makeFactory(tasks));
+  const handler = sessionful(sdk, makeFactory(tasks));
   const { client, init } = await legacyClient(handler);
   assertValid('InitializeResult', init);
   assert.deepEqual(init.capabilities.tasks, { cancel: {}, requests: { tools: { call: {} } } }, 'no tasks.list without an authenticated principal');
@@ -160,7 +143,7 @@ test('a 2025-11-25 session: the tasks capability, taskSupport in tools/list, a t
 
 test('2025-11-25 outcomes and refusals: isError fails the task, tasks/result replays the JSON-RPC error, cancel, -32601', async () => {
   const tasks = new mod.TasksExtension();
-  const handler = sessionful(makeFactory(tasks));
+  const handler = sessionful(sdk, makeFactory(tasks));
   const { client } = await legacyClient(handler);
   const start = async (args) => (await client.result('tools/call', { name: 'outcome', arguments: args, task: {} })).task.taskId;
 
@@ -189,7 +172,7 @@ test('2025-11-25 outcomes and refusals: isError fails the task, tasks/result rep
 test('one engine, both surfaces: a 2026-07-28 client sees and cancels a task a 2025-11-25 session created', async () => {
   const tasks = new mod.TasksExtension();
   const factory = makeFactory(tasks);
-  const legacy = sessionful(factory);
+  const legacy = sessionful(sdk, factory);
   const modern = modernClient(sdk.createMcpHandler(factory, { legacy: 'reject' }));
   const { client } = await legacyClient(legacy);
   const { taskId } = (await client.result('tools/call', { name: 'outcome', arguments: { kind: 'wait' }, task: {} })).task;

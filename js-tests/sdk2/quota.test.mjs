@@ -4,9 +4,8 @@
 // and polling at the advertised interval are never refused; a flood from one client still is
 // (-32000), without starving the others; finished tasks count by their size, not as running work.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { installWithSdk2, modernClient, responseBody, sleep, terminal } from './harness.mjs';
+import { installWithSdk2, modernClient, responseBody, sessionful, sleep, terminal } from './harness.mjs';
 
 const ADDRESS = 'x-client-address';
 const POLL_MS = 200;
@@ -183,16 +182,7 @@ test('by default, a 2025-11-25 session is its own quota key', async () => {
     return server;
   };
   // Sessions as examples/sdk2-server keeps them: one transport (and McpServer) per session.
-  const sessions = new Map();
-  const fetch = async (request) => {
-    const id = request.headers.get('mcp-session-id');
-    let transport = id === null ? undefined : sessions.get(id);
-    if (transport === undefined) {
-      transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
-      await factory().connect(transport);
-    }
-    return transport.handleRequest(request);
-  };
+  const { fetch, sessions } = sessionful(sdk, factory);
   const session = async () => {
     let sid = null;
     let seq = 0;
