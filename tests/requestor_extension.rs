@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use mcp_task_core::{
-    CallMode, Config, Dialect, Engine, Event, ManualClock, Output, Requestor, RequestorConfig, RequestorEvent, RequestorOutput,
+    CallMode, Config, Dialect, Engine, Event, ManualClock, Output, RawId, Requestor, RequestorConfig, RequestorEvent, RequestorOutput,
     SequentialIds, TaskStatus, TaskSupport,
 };
 use serde_json::{json, Value};
@@ -119,6 +119,17 @@ impl Pair {
 
     fn take_events(&mut self) -> Vec<RequestorEvent> {
         std::mem::take(&mut self.events)
+    }
+
+    /// The request id of the input request among the events so far.
+    fn take_input_request(&mut self) -> RawId {
+        self.take_events()
+            .into_iter()
+            .find_map(|e| match e {
+                RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
+                _ => None,
+            })
+            .expect("an input request event")
     }
 
     fn count(&self, method: &str) -> usize {
@@ -299,14 +310,7 @@ fn a_lost_update_is_shown_again() {
     let exec = p.executing[0].clone();
     p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
     p.tick();
-    let request_id = p
-        .take_events()
-        .into_iter()
-        .find_map(|e| match e {
-            RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
-            _ => None,
-        })
-        .unwrap();
+    let request_id = p.take_input_request();
     p.requestor.respond(&request_id, r#"{"action":"accept","content":{"name":"x"}}"#).unwrap();
     // The transport drops the tasks/update.
     let Some(out) = p.requestor.poll_output() else { panic!() };
@@ -378,14 +382,7 @@ fn the_configured_declaration_goes_on_every_request() {
     let exec = p.executing[0].clone();
     p.engine.request_input(&exec, "elicitation/create", ELICIT).unwrap();
     p.tick();
-    let request_id = p
-        .take_events()
-        .into_iter()
-        .find_map(|e| match e {
-            RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
-            _ => None,
-        })
-        .unwrap();
+    let request_id = p.take_input_request();
     p.requestor.respond(&request_id, r#"{"action":"accept","content":{"name":"x"}}"#).unwrap();
     p.pump();
     p.requestor.cancel(&exec).unwrap();
