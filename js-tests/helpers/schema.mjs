@@ -2,7 +2,8 @@
 // Schema (JSON Schema 2020-12, types under `$defs`).
 //
 // The schema is read from $MCP_SPEC_DIR/2025-11-25/schema.json, by default
-// <repo>/../shared/spec/2025-11-25/schema.json. A missing schema fails loudly.
+// <repo>/tests/spec/2025-11-25/schema.json (verbatim copies of the official schemas, see
+// tests/spec/README.md). A missing schema fails loudly.
 //
 //   const v = new ExchangeValidator();
 //   v.incoming(text, context);            // every message given to engine.handle
@@ -18,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from './package.mjs';
 
-export const SPEC_DIR = process.env.MCP_SPEC_DIR || path.resolve(REPO_ROOT, '..', 'shared', 'spec');
+export const SPEC_DIR = process.env.MCP_SPEC_DIR || path.join(REPO_ROOT, 'tests', 'spec');
 export const SCHEMA_PATH = path.join(SPEC_DIR, '2025-11-25', 'schema.json');
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -31,7 +32,7 @@ function loadAjv() {
   if (!fs.existsSync(SCHEMA_PATH)) {
     throw new Error(
       `MCP schema not found at ${SCHEMA_PATH}. Set MCP_SPEC_DIR to the folder holding 2025-11-25/schema.json ` +
-        '(default: <repo>/../shared/spec). The tests validate every emitted message against it and cannot run without it.',
+        '(default: <repo>/tests/spec). The tests validate every emitted message against it and cannot run without it.',
     );
   }
   const schema = JSON.parse(fs.readFileSync(SCHEMA_PATH, 'utf8'));

@@ -10,11 +10,11 @@ use std::collections::HashMap;
 
 pub const T0: u64 = 1_764_066_600_000; // 2025-11-25T10:30:00Z
 
-/// An official schema from `../shared/spec`, built into the test binary: the tests also run
-/// on wasm32, which has no filesystem.
+/// An official schema from `tests/spec` (verbatim copies, see its README), built into the test
+/// binary: the tests also run on wasm32, which has no filesystem.
 macro_rules! spec {
     ($file:literal) => {
-        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/spec/", $file))
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/spec/", $file))
     };
 }
 
