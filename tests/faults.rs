@@ -3,7 +3,7 @@
 //! clear refusal or loss), never twice, and the outcome is the work's.
 
 mod common;
-use common::wire::{Rng, Wire};
+use common::pair::{Pair, Rng};
 use mcp_task_core::{CallMode, Dialect, RawId, RequestorEvent};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -12,23 +12,23 @@ const ELICIT: Option<&str> = Some(r#"{"mode":"form","message":"Name?","requested
 
 /// Runs three calls (one with input, one failing, one cancelled) through a
 /// wire whose fault plan comes from `seed`; returns how each call ended.
-fn run(dialect: Dialect, seed: u64, percent: u64) -> (Wire, HashMap<String, String>) {
+fn run(dialect: Dialect, seed: u64, percent: u64) -> (Pair, HashMap<String, String>) {
     let mut rng = Rng::new(seed);
-    let mut wire = Wire::new(dialect).with_faults(move |_, _| rng.fault(percent));
+    let mut pair = Pair::new(dialect).with_faults(move |_, _| rng.fault(percent));
     let calls: Vec<RawId> = (0..3)
-        .map(|_| wire.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap())
+        .map(|_| pair.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap())
         .collect();
-    wire.pump();
+    pair.pump();
     let mut ended = HashMap::new();
     let mut cancel_sent = false;
     for step in 0..400 {
-        let t = wire.now() + 250;
-        wire.run_until(t);
+        let t = pair.now() + 250;
+        pair.run_until(t);
         // The receiver's host: the first task asks for input once, then every task finishes in its own way.
-        let executing = wire.executing.clone();
+        let executing = pair.executing.clone();
         if step == 4 {
             if let Some(first) = executing.first() {
-                let _ = wire.engine.request_input(first, "elicitation/create", ELICIT);
+                let _ = pair.engine.request_input(first, "elicitation/create", ELICIT);
             }
         }
         // From step 30 on, every task the receiver runs ends: even ones complete,
@@ -36,21 +36,21 @@ fn run(dialect: Dialect, seed: u64, percent: u64) -> (Wire, HashMap<String, Stri
         if step >= 30 {
             for (i, task) in executing.iter().enumerate() {
                 let _ = if i % 2 == 0 {
-                    wire.engine.complete(task, r#"{"content":[{"type":"text","text":"done 0"}]}"#).map(|_| ())
+                    pair.engine.complete(task, r#"{"content":[{"type":"text","text":"done 0"}]}"#).map(|_| ())
                 } else {
-                    wire.engine.fail(task, r#"{"code":-32010,"message":"broke"}"#).map(|_| ())
+                    pair.engine.fail(task, r#"{"code":-32010,"message":"broke"}"#).map(|_| ())
                 };
             }
         }
         // The requestor's host: answer input, cancel the third task once it exists.
-        let events: Vec<RequestorEvent> = std::mem::take(&mut wire.events);
+        let events: Vec<RequestorEvent> = std::mem::take(&mut pair.events);
         for e in events {
             match e {
                 RequestorEvent::InputRequest { request_id, .. } => {
-                    let _ = wire.requestor.respond(&request_id, r#"{"action":"accept","content":{}}"#);
+                    let _ = pair.requestor.respond(&request_id, r#"{"action":"accept","content":{}}"#);
                 }
                 RequestorEvent::Created { call_id, task_id, .. } if call_id == calls[2] && !cancel_sent => {
-                    cancel_sent = wire.requestor.cancel(&task_id).is_ok();
+                    cancel_sent = pair.requestor.cancel(&task_id).is_ok();
                 }
                 RequestorEvent::Finished { call_id, task_id, status, response } => {
                     assert!(call_id.is_some_and(|c| calls.contains(&c)), "every task event names its call");
@@ -67,12 +67,12 @@ fn run(dialect: Dialect, seed: u64, percent: u64) -> (Wire, HashMap<String, Stri
                 _ => {}
             }
         }
-        if wire.requestor.tracked().is_empty() && ended.len() >= 3 {
+        if pair.requestor.tracked().is_empty() && ended.len() >= 3 {
             break;
         }
     }
-    assert!(wire.requestor.tracked().is_empty() || wire.requestor.next_deadline().is_some(), "a tracked task with no deadline");
-    (wire, ended)
+    assert!(pair.requestor.tracked().is_empty() || pair.requestor.next_deadline().is_some(), "a tracked task with no deadline");
+    (pair, ended)
 }
 
 fn outcome_of(ended: &HashMap<String, String>, needle: &str) -> Option<String> {
@@ -83,13 +83,13 @@ fn outcome_of(ended: &HashMap<String, String>, needle: &str) -> Option<String> {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_clean_wire_gives_each_call_its_own_outcome() {
     for dialect in [Dialect::Legacy, Dialect::Extension] {
-        let (wire, ended) = run(dialect, 1, 0);
+        let (pair, ended) = run(dialect, 1, 0);
         assert_eq!(ended.len(), 3, "{dialect:?}: {ended:?}");
-        assert_eq!(wire.executing.len(), 3, "one task per call");
+        assert_eq!(pair.executing.len(), 3, "one task per call");
         assert!(outcome_of(&ended, "done 0").is_some_and(|o| o.starts_with("completed")), "{dialect:?}: {ended:?}");
         assert!(outcome_of(&ended, "broke").is_some_and(|o| o.starts_with("failed")), "{dialect:?}: {ended:?}");
         assert!(ended.values().any(|o| o.starts_with("cancelled")), "{dialect:?}: {ended:?}");
-        assert!(wire.log.iter().all(|(_, _, m)| !m.starts_with("DROPPED")));
+        assert!(pair.log.iter().all(|(_, _, m)| !m.starts_with("DROPPED")));
     }
 }
 
@@ -99,12 +99,12 @@ fn every_call_ends_once_whatever_the_wire_does() {
     let mut disturbed = 0;
     for dialect in [Dialect::Legacy, Dialect::Extension] {
         for seed in 1..=60 {
-            let (wire, ended) = run(dialect, seed, 25);
-            let faults = wire.log.iter().filter(|(_, _, m)| m.starts_with("DROPPED")).count();
+            let (pair, ended) = run(dialect, seed, 25);
+            let faults = pair.log.iter().filter(|(_, _, m)| m.starts_with("DROPPED")).count();
             disturbed += faults;
             // Every call ends: an outcome for its task, or a clear refusal when the creation itself was lost.
             assert_eq!(ended.len(), 3, "{dialect:?} seed {seed} ({faults} dropped): {ended:?}");
-            assert!(wire.requestor.tracked().is_empty(), "{dialect:?} seed {seed}: still tracking {:?}", wire.requestor.tracked());
+            assert!(pair.requestor.tracked().is_empty(), "{dialect:?} seed {seed}: still tracking {:?}", pair.requestor.tracked());
             // An outcome, when there is one, is the work's own.
             for outcome in ended.values() {
                 let terminal = ["completed", "failed", "cancelled", "lost", "refused"].iter().any(|p| outcome.starts_with(p));

@@ -1,5 +1,5 @@
 //! The requestor wired to a receiver engine on the shared test wire
-//! (`tests/common/wire.rs`: schema checks both ways, a test clock).
+//! (`tests/common/pair.rs`: schema checks both ways, a test clock).
 
 use mcp_task_core::{
     should_augment, CallMode, Capabilities, Config, Event, ManualClock, PollPolicy, RawId, Requestor, RequestorConfig, RequestorEvent,
@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 const T0: u64 = 1_764_066_600_000;
 
 mod common;
-use common::wire::Wire as Pair;
+use common::pair::Pair;
 
 /// The requestor and a receiver on the shared test wire, polling with a 100 ms floor.
 fn pair(config: Config) -> Pair {
@@ -74,9 +74,9 @@ fn whole_lifecycle_with_input_required() {
     assert_eq!(status, TaskStatus::Completed);
     assert_eq!(response["result"]["content"][0]["text"], "21 C");
     assert!(p.requestor.tracked().is_empty(), "no more polling after the end");
-    let gets = p.gets();
+    let gets = p.count("tasks/get");
     p.run_until(T0 + 60_000);
-    assert_eq!(p.gets(), gets, "no polls after a terminal status");
+    assert_eq!(p.count("tasks/get"), gets, "no polls after a terminal status");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -171,9 +171,9 @@ fn cancel_reaches_the_receiver() {
     let finished = p.events.iter().filter(|e| matches!(e, RequestorEvent::Finished { status: TaskStatus::Cancelled, .. })).count();
     assert_eq!(finished, 1);
     assert!(p.requestor.tracked().is_empty());
-    let gets = p.gets();
+    let gets = p.count("tasks/get");
     p.run_until(T0 + 20_000);
-    assert_eq!(p.gets(), gets);
+    assert_eq!(p.count("tasks/get"), gets);
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -236,7 +236,7 @@ fn receiver_that_never_notifies_is_polled_to_the_end() {
     p.engine.complete(&id, r#"{"content":[]}"#).unwrap();
     p.run_until(T0 + 7_000);
     assert_eq!(p.finished().unwrap().0, TaskStatus::Completed);
-    assert_eq!(p.gets(), 3, "polls at 2 s, 4 s and 6 s");
+    assert_eq!(p.count("tasks/get"), 3, "polls at 2 s, 4 s and 6 s");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -249,7 +249,7 @@ fn notifications_alone_end_the_wait_early() {
     let id = p.task_id();
     p.engine.complete(&id, r#"{"content":[{"type":"text","text":"early"}]}"#).unwrap();
     p.run_until(T0 + 1_001);
-    assert_eq!(p.gets(), 0, "not one poll needed");
+    assert_eq!(p.count("tasks/get"), 0, "not one poll needed");
     assert_eq!(p.finished().unwrap().1["result"]["content"][0]["text"], "early");
 }
 
@@ -290,7 +290,7 @@ fn refused_calls_and_listing() {
     let listed = listed.unwrap();
     assert_eq!(listed.len(), 5, "three pages followed");
     assert!(listed.iter().all(|t| t.status == TaskStatus::Working), "typed tasks: {listed:?}");
-    assert_eq!(p.sent.iter().filter(|m| *m == "tasks/list").count(), 3);
+    assert_eq!(p.count("tasks/list"), 3);
 }
 
 /// Simulates a 10-minute task and counts the `tasks/get` sent.
@@ -304,7 +304,7 @@ fn ten_minute_task(poll_interval: Option<u64>) -> usize {
     p.engine.complete(&id, r#"{"content":[]}"#).unwrap();
     p.run_until(T0 + 700_000);
     assert!(p.finished().is_some());
-    p.gets()
+    p.count("tasks/get")
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -698,11 +698,11 @@ fn long_poll_interval_is_honoured() {
         assert_eq!(p.requestor.next_deadline(), Some(T0 + interval), "first poll after {interval} ms");
         let id = p.task_id();
         p.run_until(T0 + 600_000);
-        assert_eq!(p.gets() as u64, 600_000 / interval, "pollInterval {interval} over 10 min");
+        assert_eq!(p.count("tasks/get") as u64, 600_000 / interval, "pollInterval {interval} over 10 min");
         p.engine.complete(&id, r#"{"content":[]}"#).unwrap();
         p.run_until(T0 + 600_000 + interval);
         assert_eq!(p.finished().map(|f| f.0), Some(TaskStatus::Completed));
-        assert_eq!(p.gets() as u64, 600_000 / interval + 1);
+        assert_eq!(p.count("tasks/get") as u64, 600_000 / interval + 1);
     }
     // Without an interval the requestor's own backoff still stops at the ceiling.
     let mut s = Scripted::new(RequestorConfig::default());

@@ -5,147 +5,10 @@
 //! after a restart. Every request it sends is checked against the schemas.
 
 mod common;
-use common::*;
-use mcp_task_core::{
-    CallMode, Config, Dialect, Engine, Event, ManualClock, Output, RawId, Requestor, RequestorConfig, RequestorEvent, RequestorOutput,
-    SequentialIds, TaskStatus, TaskSupport,
-};
+use common::pair::Pair;
+use common::T0;
+use mcp_task_core::{CallMode, Dialect, ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskStatus};
 use serde_json::{json, Value};
-
-struct Pair {
-    requestor: Requestor,
-    engine: Engine,
-    clock: ManualClock,
-    ext: Schema,
-    base: Schema,
-    events: Vec<RequestorEvent>,
-    /// Execute events the receiver's host has not acted on yet.
-    executing: Vec<String>,
-    sent: Vec<Value>,
-}
-
-impl Pair {
-    fn new() -> Pair {
-        Pair::with_requestor(RequestorConfig::default())
-    }
-
-    fn with_requestor(requestor_config: RequestorConfig) -> Pair {
-        let clock = ManualClock::new(T0);
-        let config = Config { poll_interval_ms: Some(2_000), ..Config::default() };
-        let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
-        engine.register_tool("slow", TaskSupport::Required);
-        engine.register_tool("quick", TaskSupport::Forbidden);
-        let mut requestor = Requestor::new(requestor_config, Box::new(clock.clone()));
-        let discover = json!({"supportedVersions": ["2026-07-28"], "capabilities": {"extensions": serde_json::from_str::<Value>(mcp_task_core::protocol::extension::capability_json()).unwrap()}});
-        assert_eq!(requestor.use_server_info(&discover.to_string()), Dialect::Extension);
-        Pair {
-            requestor,
-            engine,
-            clock,
-            ext: Schema::extension(),
-            base: Schema::base_2026(),
-            events: vec![],
-            executing: vec![],
-            sent: vec![],
-        }
-    }
-
-    /// Moves messages both ways until nothing moves.
-    fn pump(&mut self) {
-        loop {
-            let mut moved = false;
-            while let Some(out) = self.requestor.poll_output() {
-                moved = true;
-                match out {
-                    RequestorOutput::Send(message) => {
-                        let v: Value = serde_json::from_str(&message).unwrap();
-                        self.check_request(&v);
-                        if let Some(name) = RequestorOutput::Send(message.clone()).mcp_name() {
-                            let param = if v["method"] == "tools/call" { &v["params"]["name"] } else { &v["params"]["taskId"] };
-                            assert_eq!(json!(name), *param, "Mcp-Name names the request's target");
-                        }
-                        self.sent.push(v);
-                        if let Some(reply) = self.engine.handle_message(&message, Some("s")) {
-                            self.requestor.handle_message(&reply);
-                        }
-                    }
-                    RequestorOutput::Event(e) => self.events.push(e),
-                }
-            }
-            while let Some(out) = self.engine.poll_output() {
-                moved = true;
-                match out {
-                    Output::Send(t) => self.requestor.handle_message(&t.message),
-                    Output::Event(Event::Execute { task_id, .. }) => self.executing.push(task_id),
-                    Output::Event(Event::Forward { message, .. }) => {
-                        let v: Value = serde_json::from_str(&message).unwrap();
-                        let reply = json!({"jsonrpc":"2.0","id": v["id"], "result": {"resultType":"complete","content":[{"type":"text","text":"plain"}]}});
-                        self.requestor.handle_message(&reply.to_string());
-                    }
-                    _ => {}
-                }
-            }
-            if !moved {
-                break;
-            }
-        }
-    }
-
-    fn check_request(&mut self, v: &Value) {
-        self.base.check("JSONRPCRequest", v);
-        let meta = &v["params"]["_meta"];
-        assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28", "every request names its version: {v}");
-        // basic/index.mdx: clientCapabilities is a required per-request field (rmcp 3.x answers -32602 without it).
-        assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object(), "every request carries client capabilities: {v}");
-        match v["method"].as_str().unwrap() {
-            "tasks/get" => self.ext.check("GetTaskRequest", v),
-            "tasks/update" => self.ext.check("UpdateTaskRequest", v),
-            "tasks/cancel" => self.ext.check("CancelTaskRequest", v),
-            "tools/call" => assert!(v["params"].get("task").is_none(), "no params.task in the extension"),
-            other => panic!("unexpected request {other}"),
-        }
-        if v["method"].as_str().unwrap().starts_with("tasks/") {
-            assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"], json!({}));
-        }
-    }
-
-    /// Advances to the requestor's next deadline and runs it.
-    fn tick(&mut self) {
-        let due = self.requestor.next_deadline().expect("a tracked task always has a deadline");
-        self.clock.set(due.max(self.clock.now_ms_value()));
-        self.requestor.handle_timeout();
-        self.pump();
-    }
-
-    fn take_events(&mut self) -> Vec<RequestorEvent> {
-        std::mem::take(&mut self.events)
-    }
-
-    /// The request id of the input request among the events so far.
-    fn take_input_request(&mut self) -> RawId {
-        self.take_events()
-            .into_iter()
-            .find_map(|e| match e {
-                RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
-                _ => None,
-            })
-            .expect("an input request event")
-    }
-
-    fn count(&self, method: &str) -> usize {
-        self.sent.iter().filter(|v| v["method"] == method).count()
-    }
-}
-
-trait NowValue {
-    fn now_ms_value(&self) -> u64;
-}
-impl NowValue for ManualClock {
-    fn now_ms_value(&self) -> u64 {
-        use mcp_task_core::Clock;
-        self.now_ms()
-    }
-}
 
 /// A call to the task tool from a client that declares form elicitation (the requestor adds the extension).
 const SLOW_ASKING: &str = r#"{"name":"slow","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}"#;
@@ -156,7 +19,7 @@ const ELICIT: Option<&str> =
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_task_with_input_from_call_to_outcome() {
-    let mut p = Pair::new();
+    let mut p = Pair::with_requestor(RequestorConfig::default());
     let call = p
         .requestor
         .call(
@@ -224,7 +87,7 @@ fn a_task_with_input_from_call_to_outcome() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn failure_cancel_and_refusal() {
-    let mut p = Pair::new();
+    let mut p = Pair::with_requestor(RequestorConfig::default());
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
@@ -281,7 +144,7 @@ fn failure_cancel_and_refusal() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
-    let mut p = Pair::new();
+    let mut p = Pair::with_requestor(RequestorConfig::default());
     p.requestor.call("tools/call", Some(SLOW_ASKING), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let exec = p.executing[0].clone();
@@ -304,7 +167,7 @@ fn resume_after_a_restart_keeps_the_dialect_and_what_was_shown() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn a_lost_update_is_shown_again() {
-    let mut p = Pair::new();
+    let mut p = Pair::with_requestor(RequestorConfig::default());
     p.requestor.call("tools/call", Some(SLOW_ASKING), CallMode::Task { ttl_ms: None }, None).unwrap();
     p.pump();
     let exec = p.executing[0].clone();
@@ -342,7 +205,7 @@ fn arguments_go_out_byte_for_byte_in_both_dialects() {
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn every_call_carries_client_capabilities_the_hosts_own_if_set() {
-    let mut p = Pair::new();
+    let mut p = Pair::with_requestor(RequestorConfig::default());
     let own = r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}}"#;
     let own_ext =
         r#"{"name":"quick","_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"x/y":{"a":1}}}}}"#;

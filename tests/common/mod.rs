@@ -2,7 +2,7 @@
 //! of every message it emits against the official MCP 2025-11-25 schema.
 #![allow(dead_code)]
 
-pub mod wire;
+pub mod pair;
 
 use mcp_task_core::{Config, Engine, Event, ManualClock, Output, RawId, SequentialIds, TaskSupport, Transmit};
 use serde_json::{json, Value};

@@ -1,14 +1,14 @@
-//! A requestor and a receiver engine on one simulated wire, with a test
-//! clock, a timestamped log, schema checks of what each side sends, and
+//! `Pair`: a requestor and a receiver engine on one simulated wire, with a
+//! test clock, a timestamped log, schema checks of what each side sends, and
 //! faults injected by editing the queues: drop, duplicate, delay, reorder.
 #![allow(dead_code)]
 
 use super::{Schema, T0};
 use mcp_task_core::{
-    Clock, Config, Dialect, Engine, Event, ManualClock, Output, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, SequentialIds,
-    TaskSupport,
+    Clock, Config, Dialect, Engine, Event, ManualClock, Output, RawId, Requestor, RequestorConfig, RequestorEvent, RequestorOutput,
+    SequentialIds, TaskSupport,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::VecDeque;
 
 /// Which way a message travels.
@@ -60,19 +60,20 @@ impl Rng {
 /// Decides the fate of each message.
 type FaultPlan = Box<dyn FnMut(Direction, &str) -> Fault>;
 
-pub struct Wire {
+/// The two peers and the wire between them.
+pub struct Pair {
     pub clock: ManualClock,
     pub requestor: Requestor,
     pub engine: Engine,
     pub dialect: Dialect,
     /// Requestor events, in order.
     pub events: Vec<RequestorEvent>,
-    /// Tasks the receiver's host was told to run.
+    /// Tasks the receiver's host was told to run, in order (a test may take those it acts on).
     pub executing: Vec<String>,
     /// Every event the receiver's host got (execute, cancelled, forward, input responses...).
     pub host: Vec<Event>,
-    /// Methods of the requests the requestor sent (`(response)` for its answers), in order.
-    pub sent: Vec<String>,
+    /// Every message the requestor sent (requests and its answers), in order.
+    pub sent: Vec<Value>,
     /// Deliver the receiver's `notifications/tasks/status` (a test may switch them off).
     pub notifications: bool,
     /// `(time, direction, message)` of everything that crossed.
@@ -81,21 +82,23 @@ pub struct Wire {
     faults: FaultPlan,
     legacy_schema: Schema,
     extension_schema: Schema,
+    /// The 2026-07-28 base protocol's, for the envelopes of the extension's requests.
+    base_schema: Schema,
 }
 
-impl Wire {
-    /// A wire in `dialect` with a receiver holding tools `slow` (required),
+impl Pair {
+    /// A pair in `dialect` with a receiver holding tools `slow` (required),
     /// `maybe` (optional) and `quick` (forbidden), polling every second.
-    pub fn new(dialect: Dialect) -> Wire {
+    pub fn new(dialect: Dialect) -> Pair {
         let config = Config { poll_interval_ms: Some(1_000), ..Config::default() };
         let mut requestor_config = RequestorConfig { dialect, ..RequestorConfig::default() };
         requestor_config.poll.request_timeout_ms = 5_000;
         requestor_config.poll.result_timeout_ms = 20_000;
-        Wire::with_configs(config, requestor_config)
+        Pair::with_configs(config, requestor_config)
     }
 
-    /// A wire with the receiver's and the requestor's configuration given.
-    pub fn with_configs(config: Config, requestor_config: RequestorConfig) -> Wire {
+    /// A pair with the receiver's and the requestor's configuration given.
+    pub fn with_configs(config: Config, requestor_config: RequestorConfig) -> Pair {
         let clock = ManualClock::new(T0);
         let mut engine = Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new("task-")));
         engine.register_tool("slow", TaskSupport::Required);
@@ -103,7 +106,7 @@ impl Wire {
         engine.register_tool("quick", TaskSupport::Forbidden);
         let dialect = requestor_config.dialect;
         let requestor = Requestor::new(requestor_config, Box::new(clock.clone()));
-        Wire {
+        Pair {
             clock,
             requestor,
             engine,
@@ -118,11 +121,24 @@ impl Wire {
             faults: Box::new(|_, _| Fault::Deliver),
             legacy_schema: Schema::load(),
             extension_schema: Schema::extension(),
+            base_schema: Schema::base_2026(),
         }
     }
 
+    /// A pair in the tasks extension: a receiver polling every 2 s, and a requestor with
+    /// `requestor_config` that learns the dialect from the receiver's `server/discover` answer.
+    pub fn with_requestor(requestor_config: RequestorConfig) -> Pair {
+        let config = Config { poll_interval_ms: Some(2_000), ..Config::default() };
+        let mut pair = Pair::with_configs(config, requestor_config);
+        let extensions: Value = serde_json::from_str(mcp_task_core::protocol::extension::capability_json()).unwrap();
+        let discover = json!({"supportedVersions": ["2026-07-28"], "capabilities": {"extensions": extensions}});
+        assert_eq!(pair.requestor.use_server_info(&discover.to_string()), Dialect::Extension);
+        pair.dialect = Dialect::Extension;
+        pair
+    }
+
     /// Decides each message's fate from now on.
-    pub fn with_faults(mut self, faults: impl FnMut(Direction, &str) -> Fault + 'static) -> Wire {
+    pub fn with_faults(mut self, faults: impl FnMut(Direction, &str) -> Fault + 'static) -> Pair {
         self.faults = Box::new(faults);
         self
     }
@@ -139,13 +155,36 @@ impl Wire {
             (Dialect::Legacy, Direction::ToReceiver, "tasks/result") => self.legacy_schema.check("GetTaskPayloadRequest", &v),
             (Dialect::Legacy, Direction::ToReceiver, "tasks/cancel") => self.legacy_schema.check("CancelTaskRequest", &v),
             (Dialect::Legacy, _, _) => self.legacy_schema.check("JSONRPCMessage", &v),
-            (Dialect::Extension, Direction::ToReceiver, "tasks/get") => self.extension_schema.check("GetTaskRequest", &v),
-            (Dialect::Extension, Direction::ToReceiver, "tasks/update") => self.extension_schema.check("UpdateTaskRequest", &v),
-            (Dialect::Extension, Direction::ToReceiver, "tasks/cancel") => self.extension_schema.check("CancelTaskRequest", &v),
+            (Dialect::Extension, Direction::ToReceiver, _) => self.check_extension_request(message, &v),
             (Dialect::Extension, Direction::ToRequestor, _) if v["result"]["resultType"] == "task" => {
                 self.extension_schema.check("CreateTaskResult", &v["result"])
             }
             _ => {}
+        }
+    }
+
+    /// What the requestor sends in the extension: requests only, each naming its version and
+    /// carrying client capabilities, with `Mcp-Name` naming its target.
+    fn check_extension_request(&mut self, message: &str, v: &Value) {
+        self.base_schema.check("JSONRPCRequest", v);
+        let meta = &v["params"]["_meta"];
+        assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28", "every request names its version: {v}");
+        // basic/index.mdx: clientCapabilities is a required per-request field (rmcp 3.x answers -32602 without it).
+        assert!(meta["io.modelcontextprotocol/clientCapabilities"].is_object(), "every request carries client capabilities: {v}");
+        if let Some(name) = RequestorOutput::Send(message.to_owned()).mcp_name() {
+            let param = if v["method"] == "tools/call" { &v["params"]["name"] } else { &v["params"]["taskId"] };
+            assert_eq!(json!(name), *param, "Mcp-Name names the request's target");
+        }
+        let method = v["method"].as_str().unwrap();
+        match method {
+            "tasks/get" => self.extension_schema.check("GetTaskRequest", v),
+            "tasks/update" => self.extension_schema.check("UpdateTaskRequest", v),
+            "tasks/cancel" => self.extension_schema.check("CancelTaskRequest", v),
+            "tools/call" => assert!(v["params"].get("task").is_none(), "no params.task in the extension"),
+            other => panic!("unexpected request {other}"),
+        }
+        if method.starts_with("tasks/") {
+            assert_eq!(meta["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"], json!({}));
         }
     }
 
@@ -177,9 +216,8 @@ impl Wire {
                 moved = true;
                 match out {
                     RequestorOutput::Send(m) => {
-                        let method = serde_json::from_str::<Value>(&m).ok().and_then(|v| v["method"].as_str().map(str::to_owned));
-                        self.sent.push(method.unwrap_or_else(|| "(response)".to_owned()));
-                        self.post(Direction::ToReceiver, m)
+                        self.post(Direction::ToReceiver, m.clone());
+                        self.sent.push(serde_json::from_str(&m).unwrap());
                     }
                     RequestorOutput::Event(e) => self.events.push(e),
                 }
@@ -201,9 +239,11 @@ impl Wire {
                         // The receiver's host runs plain calls itself, at once.
                         let v: Value = serde_json::from_str(&message).unwrap();
                         if v.get("id").is_some() && v.get("method").is_some() {
-                            let reply =
-                                serde_json::json!({"jsonrpc":"2.0","id": v["id"],"result":{"content":[{"type":"text","text":"plain"}]}});
-                            self.post(Direction::ToRequestor, reply.to_string());
+                            let mut result = json!({"content":[{"type":"text","text":"plain"}]});
+                            if self.dialect == Dialect::Extension {
+                                result["resultType"] = json!("complete");
+                            }
+                            self.post(Direction::ToRequestor, json!({"jsonrpc":"2.0","id": v["id"],"result": result}).to_string());
                         }
                         self.host.push(Event::Forward { message, context });
                     }
@@ -230,6 +270,14 @@ impl Wire {
             }
         }
         panic!("livelock on the wire; last messages: {:?}", self.log.iter().rev().take(10).collect::<Vec<_>>());
+    }
+
+    /// Advances to the requestor's next deadline and runs it (the receiver's deadlines wait).
+    pub fn tick(&mut self) {
+        let due = self.requestor.next_deadline().expect("a tracked task always has a deadline");
+        self.clock.set(due.max(self.now()));
+        self.requestor.handle_timeout();
+        self.pump();
     }
 
     /// Runs time forward to `until`, waking at every deadline and delayed message.
@@ -275,8 +323,24 @@ impl Wire {
         })
     }
 
-    /// How many `tasks/get` the requestor sent.
-    pub fn gets(&self) -> usize {
-        self.sent.iter().filter(|m| *m == "tasks/get").count()
+    /// The requestor's events so far, leaving none.
+    pub fn take_events(&mut self) -> Vec<RequestorEvent> {
+        std::mem::take(&mut self.events)
+    }
+
+    /// The request id of the input request among the events so far (which it takes).
+    pub fn take_input_request(&mut self) -> RawId {
+        self.take_events()
+            .into_iter()
+            .find_map(|e| match e {
+                RequestorEvent::InputRequest { request_id, .. } => Some(request_id),
+                _ => None,
+            })
+            .expect("an input request event")
+    }
+
+    /// How many `method` requests the requestor sent.
+    pub fn count(&self, method: &str) -> usize {
+        self.sent.iter().filter(|v| v["method"] == method).count()
     }
 }
