@@ -54,3 +54,14 @@ wasm_bindgen_cli_version() {
   command -v wasm-bindgen >/dev/null 2>&1 || return 0
   wasm-bindgen --version 2>/dev/null | awk '{ print $2 }'
 }
+
+# Add the wasm32 target when the toolchain lacks it (the wasm build, the wasm32 clippy and tests).
+ensure_wasm32_target() {
+  if [ -d "$(rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown" ]; then
+    log "rust target wasm32-unknown-unknown: present"
+  else
+    command -v rustup >/dev/null || die "rust target wasm32-unknown-unknown missing and no rustup to add it"
+    log "rust target wasm32-unknown-unknown: installing"
+    rustup target add wasm32-unknown-unknown
+  fi
+}

@@ -32,13 +32,7 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 [ "$node_major" -ge 20 ] || die "Node >= 20 needed, found $(node --version)"
 
 # 1. Rust target
-if [ -d "$(rustc --print sysroot)/lib/rustlib/wasm32-unknown-unknown" ]; then
-  log "rust target wasm32-unknown-unknown: present"
-else
-  command -v rustup >/dev/null || die "rust target wasm32-unknown-unknown missing and no rustup to add it"
-  log "rust target wasm32-unknown-unknown: installing"
-  rustup target add wasm32-unknown-unknown
-fi
+ensure_wasm32_target
 
 # 2. wasm-bindgen CLI, same version as the crate
 want_wb="$(wasm_bindgen_lock_version "$REPO_ROOT")"

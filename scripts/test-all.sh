@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Sets up everything and runs every test:
 #   1. installs what is missing (wasm32 target, pinned wasm-bindgen-cli, npm packages, Chromium, cargo-fuzz)
-#   2. gates: cargo fmt --check, cargo clippy --all-targets -D warnings (native and wasm32)
-#   3. Rust: unit, scenario, model-based property, security and doc tests; the unit and
-#      integration tests again on wasm32 (wasm-bindgen-test-runner under Node)
+#   2. scripts/check.sh, the quick gate: cargo fmt --check, cargo clippy -D warnings (native,
+#      wasm32 and each role's build), the Rust unit, scenario, model-based property, security
+#      and doc tests
+#   3. the Rust unit and integration tests again on wasm32 (wasm-bindgen-test-runner under Node)
 #   4. each fuzz target briefly (FUZZ_SECONDS, default 60), so regressions are caught
 #   5. builds the test-only rmcp 3.x crate (interop/rmcp-client: a client, and a task server
 #      the requestor drives) used by two interop tests
@@ -23,22 +24,8 @@ export PATH="$HOME/.cargo/bin:$PATH"
 echo "== Setup"
 ./scripts/setup.sh --browser
 
-echo "== Gates: rustfmt and clippy"
-for component in rustfmt clippy; do
-  rustup component list --installed 2>/dev/null | grep -q "^$component" || rustup component add "$component"
-done
-cargo fmt --check
-cargo clippy --all-targets -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
-# The requestor-only and receiver-only builds (`mcp-task-core/requestor`, `mcp-task-core/receiver`)
-# have their own feature sets.
-for role in requestor receiver; do
-  cargo clippy --no-default-features --features "$role" --target wasm32-unknown-unknown -- -D warnings
-done
-
-echo "== Rust tests"
-cargo test --all-targets
-cargo test --doc
+echo "== Gate: scripts/check.sh (rustfmt, clippy, Rust tests)"
+./scripts/check.sh
 
 echo "== Rust unit and integration tests on wasm32 (wasm-bindgen-test-runner under Node)"
 start=$SECONDS
