@@ -299,7 +299,7 @@ impl Codec for Extension {
                 }
                 Ok(match method {
                     "tasks/get" => TaskRequest::Get { task_id },
-                    "tasks/update" => TaskRequest::Update { task_id, responses: update_params(params)?.responses },
+                    "tasks/update" => TaskRequest::Update { task_id, responses: update_params(params)?.responses, ack: ACK },
                     _ => TaskRequest::Cancel { task_id },
                 })
             }
@@ -338,10 +338,6 @@ impl Codec for Extension {
     }
 
     fn cancel_result(&self, _t: TaskView<'_>) -> String {
-        ACK.to_owned()
-    }
-
-    fn update_result(&self) -> String {
         ACK.to_owned()
     }
 

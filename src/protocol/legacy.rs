@@ -357,11 +357,6 @@ impl Codec for Legacy {
         task_json(t)
     }
 
-    fn update_result(&self) -> String {
-        // No tasks/update in this dialect: never decoded, so never answered.
-        "{}".to_owned()
-    }
-
     fn status_notification(&self, t: TaskView<'_>) -> Option<String> {
         Some(status_notification(t))
     }

@@ -85,18 +85,7 @@ impl Dialect {
         self == Dialect::Legacy
     }
 
-    /// Whether only `tools/call` can become a task (the extension has no
-    /// client-hosted tasks).
-    pub fn tools_only(self) -> bool {
-        self == Dialect::Extension
-    }
-
     /// The dialect a request speaks, from its own `_meta` (see the rule above).
-    pub fn of_request(params: Option<&RawValue>) -> Dialect {
-        Dialect::of_meta(&extension::RequestMeta::read(params))
-    }
-
-    /// [`of_request`](Self::of_request) from a `_meta` already read.
     pub(crate) fn of_meta(meta: &extension::RequestMeta<'_>) -> Dialect {
         match &meta.protocol_version {
             Some(v) if v.as_ref() >= EXTENSION_PROTOCOL_VERSION => Dialect::Extension,
@@ -126,6 +115,8 @@ pub(crate) enum TaskRequest<'a> {
     Update {
         task_id: Cow<'a, str>,
         responses: Vec<(Cow<'a, str>, &'a str)>,
+        /// The result to answer with once they are applied.
+        ack: &'static str,
     },
     /// A request to run as a task.
     CreateTask {
@@ -161,8 +152,6 @@ pub(crate) trait Codec {
     /// The `tasks/cancel` result for a task now cancelled, or left as it ended
     /// (only where [`Dialect::cancel_of_terminal_is_error`] is false).
     fn cancel_result(&self, t: TaskView<'_>) -> String;
-    /// The `tasks/update` acknowledgement.
-    fn update_result(&self) -> String;
     /// A status notification to the task's context, where the dialect pushes one.
     fn status_notification(&self, t: TaskView<'_>) -> Option<String>;
     /// The params of a request the task sends the requestor; `None` when not a usable object.
