@@ -46,9 +46,8 @@ pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskBinding, Tas
 pub use crate::error::HostError;
 pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};
-pub use crate::protocol::legacy::TtlRequest;
 pub use crate::protocol::raw_id::RawId;
-pub use crate::protocol::Dialect;
+pub use crate::protocol::{Dialect, TtlRequest};
 #[cfg(feature = "requestor")]
 pub use crate::requestor::{
     should_augment, CallMode, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskView,

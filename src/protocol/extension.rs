@@ -7,8 +7,8 @@ use super::jsonrpc::{
     as_str, each_member, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS,
     METHOD_NOT_FOUND,
 };
-use super::legacy::TtlRequest;
 use super::params::{params_object, task_id_param};
+use super::shapes::{InputRequest, TtlRequest};
 use super::task_members::{write_task_members, TaskKeys};
 use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
@@ -110,13 +110,6 @@ pub(crate) fn create_task_result(t: TaskView<'_>) -> String {
     write_fields(&mut out, t, t.status);
     out.push('}');
     out
-}
-
-/// One outstanding server-to-client request of a task: its key and its
-/// `{"method", "params"}` object.
-pub(crate) struct InputRequest<'a> {
-    pub key: &'a str,
-    pub request: &'a str,
 }
 
 /// The members of a `DetailedTask` (no braces), for `tasks/get` and `notifications/tasks`.

@@ -10,14 +10,15 @@ pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
 pub mod raw_id;
+mod shapes;
 pub(crate) mod task_members;
 
 use crate::config::{Capabilities, Config};
 use crate::core::{Outcome, RequestKind, TaskSupport, TaskView};
-use extension::InputRequest;
 use jsonrpc::RpcError;
-use legacy::TtlRequest;
 use serde_json::value::RawValue;
+pub(crate) use shapes::InputRequest;
+pub use shapes::TtlRequest;
 use std::borrow::Cow;
 
 /// Which task surface a message speaks.
