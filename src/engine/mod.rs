@@ -129,15 +129,6 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-fn random_key() -> [u8; 16] {
-    let mut key = [0u8; 16];
-    if crate::random::fill(&mut key).is_err() {
-        // No entropy source: cursors stay tamper-evident against casual edits only.
-        key = *b"mcp-task-cursors";
-    }
-    key
-}
-
 impl Engine {
     /// An engine on the system clock with random UUID v4 task IDs.
     #[cfg(not(target_arch = "wasm32"))]
@@ -146,8 +137,10 @@ impl Engine {
     }
 
     /// An engine with the host's clock and ID source.
-    pub fn with_sources(config: Config, clock: BoxedClock, ids: BoxedIdSource) -> Self {
-        let cursors = CursorCodec::new(config.cursor_key.unwrap_or_else(random_key));
+    pub fn with_sources(config: Config, clock: BoxedClock, mut ids: BoxedIdSource) -> Self {
+        // No entropy source: cursors stay tamper-evident against casual edits only.
+        let key = config.cursor_key.or_else(|| ids.secret_key()).unwrap_or(*b"mcp-task-cursors");
+        let cursors = CursorCodec::new(key);
         // Over a store, list positions must mean the same on every instance.
         let table = if config.store.is_some() { TaskTable::with_stable_order() } else { TaskTable::default() };
         Engine {
