@@ -61,12 +61,40 @@ impl Dialect {
         self == Dialect::Legacy
     }
 
+    /// The dialect a protocol version speaks: the tasks extension from
+    /// 2026-07-28 on, 2025-11-25's tasks before it. Every version the crate
+    /// reads (a request's `_meta`, a stored record, an option) goes through here.
+    ///
+    /// ```
+    /// use mcp_task_core::Dialect;
+    /// assert_eq!(Dialect::of_version("2026-07-28"), Dialect::Extension);
+    /// assert_eq!(Dialect::of_version("2027-01-01"), Dialect::Extension);
+    /// assert_eq!(Dialect::of_version("2025-06-18"), Dialect::Legacy);
+    /// ```
+    pub fn of_version(version: &str) -> Dialect {
+        if version >= EXTENSION_PROTOCOL_VERSION {
+            Dialect::Extension
+        } else {
+            Dialect::Legacy
+        }
+    }
+
+    /// The dialect whose [`protocol_version`](Self::protocol_version) is
+    /// exactly `version`, as options and saved states name a dialect.
+    ///
+    /// ```
+    /// use mcp_task_core::Dialect;
+    /// assert_eq!(Dialect::named("2025-11-25"), Some(Dialect::Legacy));
+    /// assert_eq!(Dialect::named("2027-01-01"), None);
+    /// ```
+    pub fn named(version: &str) -> Option<Dialect> {
+        let dialect = Dialect::of_version(version);
+        (dialect.protocol_version() == version).then_some(dialect)
+    }
+
     /// The dialect a request speaks, from its own `_meta` (see the rule above).
     pub(crate) fn of_meta(meta: &extension::RequestMeta<'_>) -> Dialect {
-        match &meta.protocol_version {
-            Some(v) if v.as_ref() >= EXTENSION_PROTOCOL_VERSION => Dialect::Extension,
-            _ => Dialect::Legacy,
-        }
+        meta.protocol_version.as_deref().map_or(Dialect::Legacy, Dialect::of_version)
     }
 }
 
