@@ -449,3 +449,35 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Engine;
+    use crate::{Config, IdSource, ManualClock, SequentialIds};
+
+    /// Counting IDs whose secret key is fixed.
+    struct KeyedIds(SequentialIds, [u8; 16]);
+
+    impl IdSource for KeyedIds {
+        fn next_id(&mut self) -> String {
+            self.0.next_id()
+        }
+        fn secret_key(&mut self) -> Option<[u8; 16]> {
+            Some(self.1)
+        }
+    }
+
+    /// The cursor key comes from the ID source unless the configuration sets one.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn the_cursor_key_comes_from_the_id_source() {
+        let engine = |cursor_key, key| {
+            let ids = KeyedIds(SequentialIds::new("t"), key);
+            Engine::with_sources(Config { cursor_key, ..Config::default() }, Box::new(ManualClock::new(0)), Box::new(ids))
+        };
+        let cursor = |e: &Engine| e.cursors.encode(Some("s"), 7);
+        assert_eq!(cursor(&engine(None, [1; 16])), cursor(&engine(Some([1; 16]), [2; 16])));
+        assert_ne!(cursor(&engine(None, [1; 16])), cursor(&engine(None, [2; 16])));
+        assert_eq!(cursor(&engine(Some([3; 16]), [1; 16])), cursor(&engine(Some([3; 16]), [2; 16])), "the configured key wins");
+    }
+}
