@@ -1,10 +1,20 @@
 //! Task identifiers: where they come from.
 
-/// A source of task IDs. The engine asks it once per created task and refuses
-/// an ID that is empty or already in use rather than overwrite a task.
+/// A source of task IDs, and of the engine's other randomness. The engine asks
+/// it once per created task and refuses an ID that is empty or already in use
+/// rather than overwrite a task.
 pub trait IdSource {
     /// A new task ID.
     fn next_id(&mut self) -> String;
+
+    /// 16 secret random bytes, asked once, for the key that makes list cursors
+    /// tamper-evident when [`Config::cursor_key`](crate::Config::cursor_key) is
+    /// not set; `None` when there is no source of them. By default the
+    /// platform's CSPRNG (on wasm32, the JS host's).
+    fn secret_key(&mut self) -> Option<[u8; 16]> {
+        let mut key = [0u8; 16];
+        crate::random::fill(&mut key).ok().map(|()| key)
+    }
 }
 
 impl<F: FnMut() -> String> IdSource for F {

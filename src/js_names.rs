@@ -69,7 +69,6 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
 /// `TextTaskEngine.outputShapes()` to parse the `json` fields and keep the exact
 /// text of the `text` field; a test holds `pkg-template/index.d.ts` to it, and the
 /// JS tests hold every emitted output to it.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub(crate) struct OutputShape {
     pub kind: &'static str,
     /// Every field besides `kind`; a trailing `?` marks one that may be absent.
@@ -80,7 +79,6 @@ pub(crate) struct OutputShape {
     pub text: Option<&'static str>,
 }
 
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 const fn shape(
     kind: &'static str,
     fields: &'static [&'static str],
@@ -91,7 +89,7 @@ const fn shape(
 }
 
 /// Every output of the engine (`TaskEngineOutput` / `TextTaskEngineOutput`).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg(any(feature = "receiver", test))]
 pub(crate) const ENGINE_OUTPUTS: &[OutputShape] = &[
     shape("persist", &["taskId", "expectedVersion", "version", "record", "expiresAt"], &[], None),
     shape("send", &["context", "inReplyTo", "message"], &["inReplyTo", "message"], Some("message")),
@@ -107,7 +105,7 @@ pub(crate) const ENGINE_OUTPUTS: &[OutputShape] = &[
 /// Every output of the requestor (`TaskRequestorOutput` in requestor.d.ts /
 /// `TextTaskRequestorOutput` in index.d.ts), read by `TaskRequestor` (object mode,
 /// pkg-template/requestor.js) through `TextTaskRequestor.outputShapes()`.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg(any(feature = "requestor", test))]
 pub(crate) const REQUESTOR_OUTPUTS: &[OutputShape] = &[
     shape("send", &["message", "requestId", "mcpName"], &["message", "requestId"], Some("message")),
     shape("created", &["callId", "taskId", "task"], &["callId", "task"], None),
@@ -125,7 +123,7 @@ pub(crate) const REQUESTOR_OUTPUTS: &[OutputShape] = &[
 ];
 
 /// The keys of one options interface.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg(target_arch = "wasm32")]
 pub(crate) fn option_keys(interface: &str) -> &'static [&'static str] {
     ENGINE_OPTION_KEYS.iter().find(|(name, _)| *name == interface).map_or(&[], |(_, keys)| keys)
 }

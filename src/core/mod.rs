@@ -3,6 +3,7 @@
 
 pub(crate) mod cursor;
 pub(crate) mod deadlines;
+mod dialect;
 pub(crate) mod fast_map;
 mod policy;
 pub(crate) mod quota;
@@ -10,6 +11,7 @@ mod status;
 pub(crate) mod table;
 mod task;
 
+pub use dialect::Dialect;
 pub use policy::TaskSupport;
 pub use status::TaskStatus;
 pub(crate) use task::{InputCapabilities, TaskView};

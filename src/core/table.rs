@@ -2,11 +2,11 @@
 //! listing. It knows nothing of JSON-RPC; the protocol layer maps onto it.
 
 use super::deadlines::Deadlines;
+use super::dialect::Dialect;
 use super::fast_map::{FastMap, FastSet};
 use super::quota::{Footprint, QuotaKey, QuotaRefusal, Quotas, RECORD_BYTES};
 use super::status::TaskStatus;
 use super::task::{InputCapabilities, Outcome, RequestKind, Task, TaskView};
-use crate::protocol::Dialect;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 

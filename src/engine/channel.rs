@@ -44,8 +44,8 @@ impl PendingRequest {
         self.id.get(1..self.id.len().saturating_sub(1)).unwrap_or_default()
     }
 
-    pub fn as_input_request(&self) -> crate::protocol::extension::InputRequest<'_> {
-        crate::protocol::extension::InputRequest { key: self.key(), request: &self.request }
+    pub fn as_input_request(&self) -> crate::protocol::InputRequest<'_> {
+        crate::protocol::InputRequest { key: self.key(), request: &self.request }
     }
 }
 

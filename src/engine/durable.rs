@@ -342,10 +342,7 @@ impl Engine {
     fn restore_record(&mut self, s: Stored<'_>) -> Result<(), HostError> {
         let now = self.tick();
         let status = TaskStatus::parse(s.status).ok_or_else(|| bad_record(format!("status {}", s.status)))?;
-        let dialect = match s.dialect {
-            "2026-07-28" => Dialect::Extension,
-            _ => Dialect::Legacy,
-        };
+        let dialect = Dialect::of_version(s.dialect);
         let outcome = match (s.result, s.error) {
             (Some(r), _) => Some(Outcome::Result(r.get().to_owned())),
             (None, Some(e)) => Some(Outcome::Error(e.get().to_owned())),
@@ -485,6 +482,28 @@ impl Engine {
                 t.lease = None;
             }
             self.after_terminal(task_id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, Dialect, Engine, ManualClock, RequestKind, SequentialIds, TtlRequest};
+
+    /// A record's dialect is read as a request's protocol version is: a later version than
+    /// 2026-07-28 speaks the extension.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn a_record_dialect_is_read_as_a_protocol_version() {
+        let mut engine = Engine::with_sources(Config::default(), Box::new(ManualClock::new(0)), Box::new(SequentialIds::new("t")));
+        let id = engine.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
+        let record = engine.export_task(&id).unwrap();
+        assert!(record.contains(r#""dialect":"2025-11-25""#), "{record}");
+        for (version, dialect) in [("2025-11-25", Dialect::Legacy), ("2026-07-28", Dialect::Extension), ("2027-01-01", Dialect::Extension)]
+        {
+            assert!(engine.forget_task(&id));
+            engine.restore(&record.replace("2025-11-25", version)).unwrap();
+            assert_eq!(engine.table.get(&id).map(|t| t.dialect), Some(dialect), "{version}");
         }
     }
 }

@@ -9,7 +9,7 @@ use crate::error::HostError;
 use crate::output::Event;
 use crate::protocol::extension::{self, RequestMeta};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};
-use crate::protocol::legacy::TtlRequest;
+use crate::protocol::TtlRequest;
 use crate::protocol::{self, Dialect};
 
 impl Engine {

@@ -89,7 +89,7 @@ impl Engine {
 
     /// [`complete`](Self::complete) answering the task's 2025-11-25 JSON text
     /// straight from the record (no [`crate::Task`] copied on the way).
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "receiver"))]
     pub(crate) fn complete_json(&mut self, task_id: &str, result_json: &str) -> Result<String, HostError> {
         self.complete_in_place(task_id, result_json, None)?;
         self.live(task_id).map(|t| crate::protocol::legacy::task_json(t.view()))

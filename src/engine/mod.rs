@@ -129,15 +129,6 @@ impl std::fmt::Debug for Engine {
     }
 }
 
-fn random_key() -> [u8; 16] {
-    let mut key = [0u8; 16];
-    if crate::random::fill(&mut key).is_err() {
-        // No entropy source: cursors stay tamper-evident against casual edits only.
-        key = *b"mcp-task-cursors";
-    }
-    key
-}
-
 impl Engine {
     /// An engine on the system clock with random UUID v4 task IDs.
     #[cfg(not(target_arch = "wasm32"))]
@@ -146,8 +137,10 @@ impl Engine {
     }
 
     /// An engine with the host's clock and ID source.
-    pub fn with_sources(config: Config, clock: BoxedClock, ids: BoxedIdSource) -> Self {
-        let cursors = CursorCodec::new(config.cursor_key.unwrap_or_else(random_key));
+    pub fn with_sources(config: Config, clock: BoxedClock, mut ids: BoxedIdSource) -> Self {
+        // No entropy source: cursors stay tamper-evident against casual edits only.
+        let key = config.cursor_key.or_else(|| ids.secret_key()).unwrap_or(*b"mcp-task-cursors");
+        let cursors = CursorCodec::new(key);
         // Over a store, list positions must mean the same on every instance.
         let table = if config.store.is_some() { TaskTable::with_stable_order() } else { TaskTable::default() };
         Engine {
@@ -454,5 +447,37 @@ impl Engine {
             };
             self.audit(AuditAction::AccessRefused, Some(task_id), context, Some(detail.to_owned()));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Engine;
+    use crate::{Config, IdSource, ManualClock, SequentialIds};
+
+    /// Counting IDs whose secret key is fixed.
+    struct KeyedIds(SequentialIds, [u8; 16]);
+
+    impl IdSource for KeyedIds {
+        fn next_id(&mut self) -> String {
+            self.0.next_id()
+        }
+        fn secret_key(&mut self) -> Option<[u8; 16]> {
+            Some(self.1)
+        }
+    }
+
+    /// The cursor key comes from the ID source unless the configuration sets one.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn the_cursor_key_comes_from_the_id_source() {
+        let engine = |cursor_key, key| {
+            let ids = KeyedIds(SequentialIds::new("t"), key);
+            Engine::with_sources(Config { cursor_key, ..Config::default() }, Box::new(ManualClock::new(0)), Box::new(ids))
+        };
+        let cursor = |e: &Engine| e.cursors.encode(Some("s"), 7);
+        assert_eq!(cursor(&engine(None, [1; 16])), cursor(&engine(Some([1; 16]), [2; 16])));
+        assert_ne!(cursor(&engine(None, [1; 16])), cursor(&engine(None, [2; 16])));
+        assert_eq!(cursor(&engine(Some([3; 16]), [1; 16])), cursor(&engine(Some([3; 16]), [2; 16])), "the configured key wins");
     }
 }

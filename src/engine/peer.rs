@@ -9,7 +9,8 @@ use crate::core::{InputCapabilities, RequestKind, TaskStatus};
 use crate::output::Event;
 use crate::protocol::extension::RequestMeta;
 use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
-use crate::protocol::legacy::{self, TtlRequest};
+use crate::protocol::legacy;
+use crate::protocol::TtlRequest;
 use crate::protocol::{self, client_capabilities, Codec, Dialect, Env, TaskRequest};
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -117,7 +118,7 @@ impl Engine {
             TaskRequest::Result { task_id } => self.result(id, &task_id, context, now),
             TaskRequest::List { cursor } => self.list(cursor.as_deref(), context).into(),
             TaskRequest::Cancel { task_id } => self.cancel_request(dialect, &task_id, context, now),
-            TaskRequest::Update { task_id, responses } => self.update(codec, &task_id, &responses, context, now),
+            TaskRequest::Update { task_id, responses, ack } => self.update(ack, &task_id, &responses, context, now),
             TaskRequest::CreateTask { kind, ttl, progress_token } => {
                 let input_capabilities = declared_for(dialect, &meta, inbound);
                 let poll_interval = self.config.poll_interval_ms;
@@ -229,7 +230,7 @@ impl Engine {
     }
 
     /// Answers the listed keys that are outstanding for this task; others are ignored.
-    fn update(&mut self, codec: &dyn Codec, task_id: &str, responses: &[(Cow<'_, str>, &str)], context: Option<&str>, now: u64) -> Reply {
+    fn update(&mut self, ack: &str, task_id: &str, responses: &[(Cow<'_, str>, &str)], context: Option<&str>, now: u64) -> Reply {
         if let Err(e) = self.find(task_id, context, now, "update") {
             self.audit_refused(task_id, context);
             return Reply::Error(e);
@@ -242,7 +243,7 @@ impl Engine {
                 self.answer_input(&request_id, response, context, now);
             }
         }
-        Reply::Result(codec.update_result())
+        Reply::Result(ack.to_owned())
     }
 
     /// Creates a task for a peer's request, or the JSON-RPC error saying why not.

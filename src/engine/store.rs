@@ -9,8 +9,9 @@ use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
 use crate::protocol::jsonrpc::{first_byte, present, INTERNAL_ERROR, INVALID_PARAMS};
-use crate::protocol::legacy::{self, TtlRequest};
+use crate::protocol::legacy;
 use crate::protocol::Dialect;
+use crate::protocol::TtlRequest;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt;
@@ -200,7 +201,7 @@ impl Engine {
     /// [`create_task_with_poll_interval`](Self::create_task_with_poll_interval) answering
     /// the new task as [`task_cache_entry`](Self::task_cache_entry) does, at the instant
     /// of its creation.
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "receiver"))]
     pub(crate) fn create_task_cache_entry(
         &mut self,
         context: Option<&str>,
@@ -214,7 +215,7 @@ impl Engine {
 
     /// The [task record](Self::task_record_of) of task `task_id` as the last call left it
     /// (no clock read, no context check: for the answer of a call that just changed it).
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(all(target_arch = "wasm32", feature = "receiver"))]
     pub(crate) fn cache_entry_now(&self, task_id: &str) -> Option<String> {
         self.table.get(task_id).map(|t| self.task_record_of(t, self.last_now))
     }

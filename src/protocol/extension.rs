@@ -7,8 +7,8 @@ use super::jsonrpc::{
     as_str, each_member, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS,
     METHOD_NOT_FOUND,
 };
-use super::legacy::TtlRequest;
 use super::params::{params_object, task_id_param};
+use super::shapes::{InputRequest, TtlRequest};
 use super::task_members::{write_task_members, TaskKeys};
 use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
@@ -110,13 +110,6 @@ pub(crate) fn create_task_result(t: TaskView<'_>) -> String {
     write_fields(&mut out, t, t.status);
     out.push('}');
     out
-}
-
-/// One outstanding server-to-client request of a task: its key and its
-/// `{"method", "params"}` object.
-pub(crate) struct InputRequest<'a> {
-    pub key: &'a str,
-    pub request: &'a str,
 }
 
 /// The members of a `DetailedTask` (no braces), for `tasks/get` and `notifications/tasks`.
@@ -299,7 +292,7 @@ impl Codec for Extension {
                 }
                 Ok(match method {
                     "tasks/get" => TaskRequest::Get { task_id },
-                    "tasks/update" => TaskRequest::Update { task_id, responses: update_params(params)?.responses },
+                    "tasks/update" => TaskRequest::Update { task_id, responses: update_params(params)?.responses, ack: ACK },
                     _ => TaskRequest::Cancel { task_id },
                 })
             }
@@ -338,10 +331,6 @@ impl Codec for Extension {
     }
 
     fn cancel_result(&self, _t: TaskView<'_>) -> String {
-        ACK.to_owned()
-    }
-
-    fn update_result(&self) -> String {
         ACK.to_owned()
     }
 

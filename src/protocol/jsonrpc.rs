@@ -45,9 +45,23 @@ impl RpcError {
 /// One parsed incoming message; every part borrows from the input text.
 #[derive(Debug)]
 pub(crate) enum Incoming<'a> {
-    Request { id: &'a str, method: Cow<'a, str>, params: Option<&'a RawValue> },
-    Notification { method: Cow<'a, str>, params: Option<&'a RawValue> },
-    Response { id: &'a str, result: Option<&'a RawValue>, error: Option<&'a RawValue> },
+    Request {
+        id: &'a str,
+        method: Cow<'a, str>,
+        params: Option<&'a RawValue>,
+    },
+    Notification {
+        method: Cow<'a, str>,
+        params: Option<&'a RawValue>,
+    },
+    Response {
+        id: &'a str,
+        /// Read by the requestor only: the receiver routes responses by id.
+        #[cfg(feature = "requestor")]
+        result: Option<&'a RawValue>,
+        #[cfg(feature = "requestor")]
+        error: Option<&'a RawValue>,
+    },
 }
 
 /// A message that could not be read, with the id to answer to when one was found.
@@ -378,8 +392,13 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
                 None => Incoming::Notification { method, params: env.params },
             })
         }
-        (None, Some(id), Some(result), None) => Ok(Incoming::Response { id: id.get(), result: Some(result), error: None }),
-        (None, Some(id), None, Some(error)) => Ok(Incoming::Response { id: id.get(), result: None, error: Some(error) }),
+        (None, Some(id), result, error) if result.is_some() != error.is_some() => Ok(Incoming::Response {
+            id: id.get(),
+            #[cfg(feature = "requestor")]
+            result,
+            #[cfg(feature = "requestor")]
+            error,
+        }),
         _ => Err(reject(
             env.id,
             INVALID_REQUEST,
@@ -475,6 +494,7 @@ pub(crate) fn push_u64(out: &mut String, mut n: u64) {
 /// Sets the top-level member `key` of a JSON object text to `value` (raw
 /// JSON), replacing it when present, first otherwise; every other member is
 /// kept byte for byte. `None` when `object` is not an object.
+#[cfg(feature = "requestor")]
 pub(crate) fn with_member(object: &str, key: &str, value: &str) -> Option<String> {
     let members = object_members(object)?;
     let mut out = String::with_capacity(object.len() + key.len() + value.len() + 4);
@@ -491,6 +511,7 @@ pub(crate) fn with_member(object: &str, key: &str, value: &str) -> Option<String
 }
 
 /// The raw value of the top-level member `key` of a JSON object text.
+#[cfg(feature = "requestor")]
 pub(crate) fn member<'a>(object: &'a str, key: &str) -> Option<&'a str> {
     object_members(object)?.into_iter().find(|m| m.key == key).map(|m| m.value)
 }

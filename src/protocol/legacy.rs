@@ -1,10 +1,10 @@
 //! The 2025-11-25 wire format of tasks: `task` params, `CreateTaskResult`,
 //! `Task` objects, `tasks/*` params and notifications.
 
-use super::extension::InputRequest;
 use super::jsonrpc::{as_str, first_byte, json_string, present, push_json_string, with_meta_entry, RpcError, METHOD_NOT_FOUND};
 use super::params::params_object;
 pub(crate) use super::params::task_id_param;
+use super::shapes::{InputRequest, TtlRequest};
 use super::task_members::{write_task_members, TaskKeys};
 use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
@@ -171,17 +171,6 @@ pub(crate) fn cursor_param(params: Option<&RawValue>) -> Result<Option<Cow<'_, s
         None => Ok(None),
         Some(raw) => as_str(raw).map(Some).ok_or_else(|| RpcError::params("Invalid params: tasks/list params.cursor must be a string")),
     }
-}
-
-/// What a requestor asked for in `params.task.ttl`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TtlRequest {
-    /// No `ttl`: the policy's default.
-    Default,
-    /// `ttl: null`: unlimited, if the policy allows it.
-    Unlimited,
-    /// A number of milliseconds.
-    Ms(u64),
 }
 
 /// The task-related parts of a request that may be task-augmented.
@@ -355,11 +344,6 @@ impl Codec for Legacy {
 
     fn cancel_result(&self, t: TaskView<'_>) -> String {
         task_json(t)
-    }
-
-    fn update_result(&self) -> String {
-        // No tasks/update in this dialect: never decoded, so never answered.
-        "{}".to_owned()
     }
 
     fn status_notification(&self, t: TaskView<'_>) -> Option<String> {

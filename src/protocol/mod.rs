@@ -10,41 +10,17 @@ pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
 pub mod raw_id;
+mod shapes;
 pub(crate) mod task_members;
 
 use crate::config::{Capabilities, Config};
+pub use crate::core::Dialect;
 use crate::core::{Outcome, RequestKind, TaskSupport, TaskView};
-use extension::InputRequest;
 use jsonrpc::RpcError;
-use legacy::TtlRequest;
 use serde_json::value::RawValue;
+pub(crate) use shapes::InputRequest;
+pub use shapes::TtlRequest;
 use std::borrow::Cow;
-
-/// Which task surface a message speaks.
-///
-/// The engine decides per request: a request whose
-/// `params._meta["io.modelcontextprotocol/protocolVersion"]` names 2026-07-28
-/// or later speaks [`Extension`](Dialect::Extension) (the 2026-07-28 base
-/// protocol requires that field on every request); anything else speaks
-/// [`Legacy`](Dialect::Legacy). A host that knows better (for example from the
-/// session's negotiated version or the `MCP-Protocol-Version` header) passes
-/// the dialect in [`Inbound`](crate::Inbound).
-///
-/// ```
-/// use mcp_task_core::Dialect;
-/// assert_eq!(Dialect::Extension.protocol_version(), "2026-07-28");
-/// assert!(Dialect::Legacy.serves("tasks/result") && !Dialect::Extension.serves("tasks/result"));
-/// assert!(!Dialect::Extension.tool_error_fails_task());
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Dialect {
-    /// MCP 2025-11-25: `params.task`, `tasks/get|result|list|cancel`, side channel on `tasks/result`.
-    #[default]
-    Legacy,
-    /// MCP 2026-07-28, extension `io.modelcontextprotocol/tasks`: server-decided
-    /// tasks, `tasks/get|update|cancel`, outcome inlined, `inputRequests`.
-    Extension,
-}
 
 /// The first protocol version that speaks the tasks extension.
 pub const EXTENSION_PROTOCOL_VERSION: &str = "2026-07-28";
@@ -85,23 +61,40 @@ impl Dialect {
         self == Dialect::Legacy
     }
 
-    /// Whether only `tools/call` can become a task (the extension has no
-    /// client-hosted tasks).
-    pub fn tools_only(self) -> bool {
-        self == Dialect::Extension
+    /// The dialect a protocol version speaks: the tasks extension from
+    /// 2026-07-28 on, 2025-11-25's tasks before it. Every version the crate
+    /// reads (a request's `_meta`, a stored record, an option) goes through here.
+    ///
+    /// ```
+    /// use mcp_task_core::Dialect;
+    /// assert_eq!(Dialect::of_version("2026-07-28"), Dialect::Extension);
+    /// assert_eq!(Dialect::of_version("2027-01-01"), Dialect::Extension);
+    /// assert_eq!(Dialect::of_version("2025-06-18"), Dialect::Legacy);
+    /// ```
+    pub fn of_version(version: &str) -> Dialect {
+        if version >= EXTENSION_PROTOCOL_VERSION {
+            Dialect::Extension
+        } else {
+            Dialect::Legacy
+        }
+    }
+
+    /// The dialect whose [`protocol_version`](Self::protocol_version) is
+    /// exactly `version`, as options and saved states name a dialect.
+    ///
+    /// ```
+    /// use mcp_task_core::Dialect;
+    /// assert_eq!(Dialect::named("2025-11-25"), Some(Dialect::Legacy));
+    /// assert_eq!(Dialect::named("2027-01-01"), None);
+    /// ```
+    pub fn named(version: &str) -> Option<Dialect> {
+        let dialect = Dialect::of_version(version);
+        (dialect.protocol_version() == version).then_some(dialect)
     }
 
     /// The dialect a request speaks, from its own `_meta` (see the rule above).
-    pub fn of_request(params: Option<&RawValue>) -> Dialect {
-        Dialect::of_meta(&extension::RequestMeta::read(params))
-    }
-
-    /// [`of_request`](Self::of_request) from a `_meta` already read.
     pub(crate) fn of_meta(meta: &extension::RequestMeta<'_>) -> Dialect {
-        match &meta.protocol_version {
-            Some(v) if v.as_ref() >= EXTENSION_PROTOCOL_VERSION => Dialect::Extension,
-            _ => Dialect::Legacy,
-        }
+        meta.protocol_version.as_deref().map_or(Dialect::Legacy, Dialect::of_version)
     }
 }
 
@@ -126,6 +119,8 @@ pub(crate) enum TaskRequest<'a> {
     Update {
         task_id: Cow<'a, str>,
         responses: Vec<(Cow<'a, str>, &'a str)>,
+        /// The result to answer with once they are applied.
+        ack: &'static str,
     },
     /// A request to run as a task.
     CreateTask {
@@ -161,8 +156,6 @@ pub(crate) trait Codec {
     /// The `tasks/cancel` result for a task now cancelled, or left as it ended
     /// (only where [`Dialect::cancel_of_terminal_is_error`] is false).
     fn cancel_result(&self, t: TaskView<'_>) -> String;
-    /// The `tasks/update` acknowledgement.
-    fn update_result(&self) -> String;
     /// A status notification to the task's context, where the dialect pushes one.
     fn status_notification(&self, t: TaskView<'_>) -> Option<String>;
     /// The params of a request the task sends the requestor; `None` when not a usable object.

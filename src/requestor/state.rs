@@ -80,10 +80,11 @@ impl Requestor {
             Some(v) => return Err(HostError::invalid(format!("Unsupported requestor state version {v}"))),
         }
         let dialect = match saved.get("dialect") {
-            Some(Value::String(d)) if d == "2026-07-28" => crate::Dialect::Extension,
-            Some(Value::String(d)) if d == "2025-11-25" => crate::Dialect::Legacy,
             None | Some(Value::Null) => crate::Dialect::Legacy,
-            Some(other) => return Err(HostError::invalid(format!("Unknown dialect {other} in the requestor state"))),
+            Some(other) => other
+                .as_str()
+                .and_then(crate::Dialect::named)
+                .ok_or_else(|| HostError::invalid(format!("Unknown dialect {other} in the requestor state")))?,
         };
         let Some(Value::Array(saved_tasks)) = saved.remove("tasks") else { return Err(not_a_state("\"tasks\" must be an array")) };
         // Read every task first: a state with one bad task changes nothing.

@@ -131,9 +131,9 @@ pub(super) fn inbound(value: &JsValue) -> Result<InboundOptions, String> {
     let bad = |what: &str| format!("handle options.{what}");
     let dialect = match r.string("dialect").map_err(|_| bad("dialect must be a string"))?.as_deref() {
         None => None,
-        Some("2025-11-25") => Some(crate::Dialect::Legacy),
-        Some("2026-07-28") => Some(crate::Dialect::Extension),
-        Some(other) => return Err(bad(&format!("dialect must be \"2025-11-25\" or \"2026-07-28\", got \"{other}\""))),
+        Some(name) => Some(
+            crate::Dialect::named(name).ok_or_else(|| bad(&format!("dialect must be \"2025-11-25\" or \"2026-07-28\", got \"{name}\"")))?,
+        ),
     };
     let mcp_name = r.string("mcpName").map_err(|_| bad("mcpName must be a string"))?;
     let quota_key = r.string("quotaKey").map_err(|_| bad("quotaKey must be a string"))?;

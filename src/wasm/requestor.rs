@@ -121,9 +121,12 @@ impl TaskRequestor {
             }
             match Reflect::get(&options, &"dialect".into()).ok().filter(|v| !v.is_undefined() && !v.is_null()).map(|v| v.as_string()) {
                 None => {}
-                Some(Some(d)) if d == "2025-11-25" => config.dialect = crate::Dialect::Legacy,
-                Some(Some(d)) if d == "2026-07-28" => config.dialect = crate::Dialect::Extension,
-                Some(_) => return Err(js_error("invalid_options", "options.dialect must be \"2025-11-25\" or \"2026-07-28\"")),
+                Some(d) => {
+                    config.dialect = d
+                        .as_deref()
+                        .and_then(crate::Dialect::named)
+                        .ok_or_else(|| js_error("invalid_options", "options.dialect must be \"2025-11-25\" or \"2026-07-28\""))?
+                }
             }
             let caps = json_object(&options, "clientCapabilities", "an object of client capabilities such as { elicitation: {} }")?;
             config.client_capabilities = caps.unwrap_or_default();
