@@ -987,7 +987,7 @@ export declare class TaskEngine {
   /**
    * Emits `notifications/progress` with the original request's `progressToken`. Returns
    * `false` (and sends nothing) when the request carried no token.
-   * @throws {TaskEngineError} `unknown_task`, `already_terminal`, `invalid_argument` (non-finite numbers)
+   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument` (non-finite numbers)
    */
   reportProgress(taskId: string, progress: number, total?: number | null, message?: string | null): boolean;
 

@@ -16,7 +16,7 @@
 #      requestor (2026-07-28) against the rmcp task server
 # Expected time on 2 cores from a fresh machine: ~21 minutes (about 3 of them
 # installing wasm-bindgen-cli, under 2 building interop/rmcp-client, 4 to 5 building and
-# running the wasm32 tests); about 14 minutes from a clean clone when the tools are installed.
+# running the wasm32 tests); about 15 minutes from a clean clone when the tools are installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
