@@ -178,7 +178,7 @@ pub(crate) fn get_task_result<'r>(t: TaskView<'_>, outcome: Option<&Outcome>, in
 }
 
 /// `notifications/tasks` for one `subscriptions/listen` stream (`subscription_id` is its raw JSON id).
-pub(crate) fn task_notification<'r>(
+fn task_notification<'r>(
     t: TaskView<'_>,
     outcome: Option<&Outcome>,
     inputs: impl Iterator<Item = InputRequest<'r>>,
@@ -190,11 +190,6 @@ pub(crate) fn task_notification<'r>(
     write_detailed(&mut out, t, outcome, inputs);
     out.push_str("}}");
     out
-}
-
-/// A request for the client inside `inputRequests`: `{"method", "params"}`.
-pub(crate) fn input_request(method: &str, params: &str) -> String {
-    format!("{{\"method\":{},\"params\":{}}}", json_string(method), params)
 }
 
 /// The `tasks/update` params beside `taskId`: each `inputResponses` entry (key, raw answer).
@@ -251,12 +246,22 @@ struct TaskIdsProbe {
 }
 
 /// `params.notifications.taskIds` of a `subscriptions/listen` request.
-pub(crate) fn listen_task_ids(params: Option<&RawValue>) -> Option<Vec<String>> {
+fn listen_task_ids(params: Option<&RawValue>) -> Option<Vec<String>> {
     params
         .and_then(|p| serde_json::from_str::<ListenProbe<'_>>(p.get()).ok())
         .and_then(|p| p.notifications)
         .and_then(|n| serde_json::from_str::<TaskIdsProbe>(n.get()).ok())
         .and_then(|n| n.task_ids)
+}
+
+/// The tasks a `subscriptions/listen` request asks to follow (none when it
+/// names none), or `-32021` when its client did not declare the extension.
+pub(crate) fn listened_tasks(params: Option<&RawValue>) -> Result<Vec<String>, RpcError> {
+    let Some(wanted) = listen_task_ids(params) else { return Ok(Vec::new()) };
+    if !RequestMeta::read(params).declares_tasks {
+        return Err(not_declared("Task status notifications"));
+    }
+    Ok(wanted)
 }
 
 /// The tasks extension's codec.
@@ -269,7 +274,7 @@ struct NameProbe<'a> {
 }
 
 /// `-32021` for `what`, which needs the extension declared on the request.
-pub(crate) fn not_declared(what: &str) -> RpcError {
+fn not_declared(what: &str) -> RpcError {
     missing_capability(&format!(
         "{what} needs the client to declare the extension io.modelcontextprotocol/tasks in \
          params._meta[\"io.modelcontextprotocol/clientCapabilities\"].extensions"
@@ -303,7 +308,7 @@ impl Codec for Extension {
                 ),
             )),
             // The server decides, by the tool's policy and whether the client can take a task.
-            "tools/call" if env.capabilities.tools_call => {
+            "tools/call" if env.config.capabilities.tools_call => {
                 let name = params
                     .and_then(|p| serde_json::from_str::<NameProbe<'_>>(p.get()).ok())
                     .and_then(|p| p.name)
@@ -334,9 +339,19 @@ impl Codec for Extension {
         ACK.to_owned()
     }
 
-    fn status_notification(&self, _t: TaskView<'_>) -> Option<String> {
+    fn status_notification(
+        &self,
+        t: TaskView<'_>,
+        outcome: Option<&Outcome>,
+        inputs: &mut dyn Iterator<Item = InputRequest<'_>>,
+        stream: Option<&str>,
+    ) -> Option<String> {
         // Pushed only on subscriptions/listen streams that ask for the task.
-        None
+        stream.map(|subscription_id| task_notification(t, outcome, inputs, subscription_id))
+    }
+
+    fn capabilities(&self, _config: &Config, _context: Option<&str>) -> String {
+        capability_json().to_owned()
     }
 
     fn input_params(&self, params: &str, _task_id: &str) -> Option<String> {

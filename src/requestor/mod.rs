@@ -18,7 +18,7 @@ use crate::core::TaskStatus;
 use crate::error::HostError;
 use crate::protocol::extension;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
-use crate::protocol::legacy::{related_task_value, RELATED_TASK};
+use crate::protocol::{related_task_value, RELATED_TASK};
 use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
 use crate::time::BoxedClock;
 use serde_json::value::RawValue;
