@@ -359,6 +359,109 @@ impl Codec for Extension {
     }
 }
 
+/// `params` (an object) with the `_meta` every 2026-07-28 request MUST carry
+/// (basic/index.mdx): the protocol version, the client's capabilities (the
+/// tasks extension added when `tasks`) and, when configured, its `clientInfo`.
+/// What the host put in `params._meta` itself wins: its own capabilities (the
+/// extension added to them when `tasks`) and its own `clientInfo`. `None` when
+/// `params._meta` is not an object.
+#[cfg(feature = "requestor")]
+fn declared(declaration: &super::Declaration, params: &str, tasks: bool) -> Option<String> {
+    use super::jsonrpc::{member, with_meta_entry};
+    let own = member(params, "_meta");
+    let own = |key| own.and_then(|meta| member(meta, key));
+    let capabilities = match own(CLIENT_CAPABILITIES_META) {
+        None if tasks => Some(Cow::Borrowed(declaration.with_extension.as_str())),
+        None => Some(Cow::Borrowed(declaration.capabilities.as_str())),
+        Some(caps) if tasks => Some(match serde_json::from_str::<serde_json::Value>(caps) {
+            Ok(caps) if caps.is_object() => Cow::Owned(with_extension(caps).to_string()),
+            _ => Cow::Borrowed(declaration.with_extension.as_str()),
+        }),
+        Some(_) => None,
+    };
+    let info = declaration.info.as_ref().filter(|_| own(CLIENT_INFO_META).is_none());
+    let version = json_string(super::EXTENSION_PROTOCOL_VERSION);
+    let mut params = with_meta_entry(params, PROTOCOL_VERSION_META, &version)?;
+    for (key, value) in [(CLIENT_CAPABILITIES_META, capabilities.as_deref()), (CLIENT_INFO_META, info.map(String::as_str))] {
+        if let Some(value) = value {
+            params = with_meta_entry(&params, key, value)?;
+        }
+    }
+    Some(params)
+}
+
+/// `capabilities` (an object) with the tasks extension declared in its `extensions`.
+#[cfg(feature = "requestor")]
+pub(super) fn with_extension(mut capabilities: serde_json::Value) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    if let Some(members) = capabilities.as_object_mut() {
+        let extensions = members.entry("extensions").or_insert_with(|| Value::Object(Map::new()));
+        if !extensions.is_object() {
+            // Declares nothing as it stands: replaced by one that names the extension.
+            *extensions = Value::Object(Map::new());
+        }
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.entry(EXTENSION_ID).or_insert_with(|| Value::Object(Map::new()));
+        }
+    }
+    capabilities
+}
+
+/// Whether a `server/discover` or `initialize` result (JSON text) lists the
+/// extension in `capabilities.extensions`.
+#[cfg(feature = "requestor")]
+pub(crate) fn offered_by(server_info: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(server_info)
+        .ok()
+        .and_then(|v| v.get("capabilities")?.get("extensions")?.get(EXTENSION_ID).map(serde_json::Value::is_object))
+        .unwrap_or(false)
+}
+
+#[cfg(feature = "requestor")]
+impl super::RequestorCodec for Extension {
+    fn call_params(&self, params: &str, task: Option<Option<u64>>, declaration: &super::Declaration) -> Result<String, &'static str> {
+        // No params.task: the receiver decides, the request declares the client can take a task.
+        // A plain call declares no extension: the receiver must not make it a task.
+        declared(declaration, params, task.is_some()).ok_or("params._meta must be an object")
+    }
+
+    fn task_params(&self, params: String, declaration: &super::Declaration) -> String {
+        declared(declaration, &params, true).unwrap_or(params)
+    }
+
+    fn input_answer(&self, request_id: &str, task_id: &str, result: &str, declaration: &super::Declaration) -> Option<super::InputAnswer> {
+        // An inputRequests key: the answer goes back in tasks/update.
+        let key: String = serde_json::from_str(request_id).unwrap_or_default();
+        let params = format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(task_id), json_string(&key), result);
+        Some(super::InputAnswer::Update { key, params: self.task_params(params, declaration) })
+    }
+
+    fn created_task(&self, result: &serde_json::Value) -> Option<serde_json::Value> {
+        // A flat CreateTaskResult, told apart by resultType.
+        if result.get("resultType").and_then(serde_json::Value::as_str) != Some("task") {
+            return None;
+        }
+        let mut task = result.clone();
+        if let Some(o) = task.as_object_mut() {
+            o.remove("resultType");
+            o.remove("_meta");
+        }
+        Some(task)
+    }
+
+    fn read_task(&self, mut task: serde_json::Value) -> super::ReadTask {
+        let (mut result, mut error, mut inputs) = (None, None, None);
+        if let Some(obj) = task.as_object_mut() {
+            obj.remove("_meta");
+            obj.remove("resultType");
+            result = obj.remove("result");
+            error = obj.remove("error");
+            inputs = obj.remove("inputRequests");
+        }
+        super::ReadTask { task, result, error, inputs }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

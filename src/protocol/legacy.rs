@@ -351,6 +351,36 @@ impl Codec for Legacy {
     }
 }
 
+#[cfg(feature = "requestor")]
+impl super::RequestorCodec for Legacy {
+    fn call_params(&self, params: &str, task: Option<Option<u64>>, _declaration: &super::Declaration) -> Result<String, &'static str> {
+        let Some(ttl) = task else { return Ok(params.to_owned()) };
+        let task = ttl.map_or_else(|| "{}".to_owned(), |ms| format!("{{\"ttl\":{ms}}}"));
+        super::jsonrpc::with_member(params, "task", &task).ok_or("params must be a JSON object")
+    }
+
+    fn task_params(&self, params: String, _declaration: &super::Declaration) -> String {
+        params
+    }
+
+    fn input_answer(&self, request_id: &str, task_id: &str, result: &str, _declaration: &super::Declaration) -> Option<super::InputAnswer> {
+        // The request came on tasks/result: answered as a response tied to its task.
+        let result = with_meta_entry(result, RELATED_TASK, &related_task_value(task_id))?;
+        Some(super::InputAnswer::Response(super::jsonrpc::result_response(request_id, &result)))
+    }
+
+    fn created_task(&self, result: &serde_json::Value) -> Option<serde_json::Value> {
+        result.get("task").cloned()
+    }
+
+    fn read_task(&self, mut task: serde_json::Value) -> super::ReadTask {
+        if let Some(obj) = task.as_object_mut() {
+            obj.remove("_meta");
+        }
+        super::ReadTask { task, result: None, error: None, inputs: None }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

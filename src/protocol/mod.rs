@@ -13,6 +13,8 @@ pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
 pub mod raw_id;
+#[cfg(feature = "requestor")]
+mod requesting;
 mod shapes;
 pub(crate) mod task_members;
 
@@ -20,7 +22,11 @@ use crate::config::Config;
 pub use crate::core::Dialect;
 use crate::core::{InputCapabilities, Outcome, RequestKind, TaskSupport, TaskView};
 use jsonrpc::RpcError;
+#[cfg(feature = "requestor")]
+pub(crate) use requesting::{requestor_codec, Declaration, InputAnswer, ReadTask, RequestorCodec};
 use serde_json::value::RawValue;
+#[cfg(feature = "requestor")]
+pub(crate) use shapes::related_task_id;
 pub use shapes::TtlRequest;
 pub(crate) use shapes::{input_request, related_task_value, InputRequest, RELATED_TASK};
 use std::borrow::Cow;

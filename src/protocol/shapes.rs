@@ -32,6 +32,12 @@ pub(crate) fn related_task_value(task_id: &str) -> String {
     out
 }
 
+/// `_meta["io.modelcontextprotocol/related-task"].taskId` of a params or result object.
+#[cfg(feature = "requestor")]
+pub(crate) fn related_task_id(object: &serde_json::Value) -> Option<&str> {
+    object.get("_meta")?.get(RELATED_TASK)?.get("taskId")?.as_str()
+}
+
 /// A request for the client as a task keeps it: `{"method", "params"}` (the
 /// tasks extension lists it in `inputRequests` as it is).
 pub(crate) fn input_request(method: &str, params: &str) -> String {
