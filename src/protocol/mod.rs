@@ -3,9 +3,11 @@
 //! (MCP 2025-11-25, tasks in the core protocol) and `extension` (the
 //! `io.modelcontextprotocol/tasks` extension of MCP 2026-07-28). What differs
 //! between them as rules, not shapes, is data on [`Dialect`]; what differs as
-//! shapes is behind [`Codec`], reached through [`codec`]. The engine names no
-//! dialect module: it reads a request's [`Negotiation`], asks the codec, and
-//! writes through it. Shapes both dialects share live in `shapes`.
+//! shapes is behind the `Codec` trait (the receiver's side) and the
+//! `RequestorCodec` trait, reached through `codec(dialect)` and
+//! `requestor_codec(dialect)`. The engine and the requestor name no dialect
+//! module: a request's `Negotiation` says which codec reads it. Shapes both
+//! dialects share live in `shapes`.
 
 pub(crate) mod client_capabilities;
 pub mod extension;
