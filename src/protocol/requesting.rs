@@ -99,3 +99,74 @@ impl Dialect {
         self == Dialect::Extension
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(text: &str) -> Value {
+        serde_json::from_str(text).unwrap()
+    }
+
+    /// 2025-11-25 asks for a task in `params.task`; the extension declares itself in `_meta`.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn each_dialect_writes_its_own_call() {
+        let info: Map<String, Value> = serde_json::from_str(r#"{"name":"c","version":"1"}"#).unwrap();
+        let d = Declaration::new(&Map::new(), Some(&info));
+        let legacy = requestor_codec(Dialect::Legacy);
+        assert_eq!(json(&legacy.call_params(r#"{"name":"x"}"#, Some(Some(5)), &d).unwrap())["task"], json(r#"{"ttl":5}"#));
+        assert_eq!(legacy.call_params(r#"{"name":"x"}"#, None, &d).unwrap(), r#"{"name":"x"}"#);
+        assert_eq!(legacy.task_params(r#"{"taskId":"t"}"#.into(), &d), r#"{"taskId":"t"}"#);
+
+        let extension = requestor_codec(Dialect::Extension);
+        let task_call = json(&extension.call_params(r#"{"name":"x"}"#, Some(Some(5)), &d).unwrap());
+        assert_eq!(task_call.get("task"), None, "the extension takes no TTL from the client");
+        let meta = &task_call["_meta"];
+        assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
+        assert!(meta["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"].is_object());
+        assert_eq!(meta["io.modelcontextprotocol/clientInfo"], Value::Object(info));
+        let plain = json(&extension.call_params("{}", None, &d).unwrap());
+        assert_eq!(plain["_meta"]["io.modelcontextprotocol/clientCapabilities"], json("{}"), "a plain call declares no extension");
+        assert_eq!(extension.call_params(r#"{"_meta":1}"#, None, &d), Err("params._meta must be an object"));
+    }
+
+    /// An answer to an input request: a response tied to its task, or a `tasks/update`.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn each_dialect_answers_input_its_own_way() {
+        let d = Declaration::new(&Map::new(), None);
+        let Some(InputAnswer::Response(response)) = requestor_codec(Dialect::Legacy).input_answer("7", "t1", r#"{"ok":1}"#, &d) else {
+            panic!("2025-11-25 answers with a response")
+        };
+        let response = json(&response);
+        assert_eq!((response["id"].clone(), response["result"]["ok"].clone()), (json("7"), json("1")));
+        assert_eq!(super::super::shapes::related_task_id(&response["result"]), Some("t1"));
+        assert!(requestor_codec(Dialect::Legacy).input_answer("7", "t1", r#"{"_meta":1}"#, &d).is_none());
+
+        let Some(InputAnswer::Update { key, params }) = requestor_codec(Dialect::Extension).input_answer(r#""k""#, "t1", "{}", &d) else {
+            panic!("the extension answers with tasks/update")
+        };
+        let params = json(&params);
+        assert_eq!((key.as_str(), &params["taskId"], &params["inputResponses"]["k"]), ("k", &json(r#""t1""#), &json("{}")));
+    }
+
+    /// What each dialect's answers carry beside the task.
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    fn each_dialect_reads_its_own_answers() {
+        let task = r#"{"taskId":"t","status":"completed","_meta":{}}"#;
+        assert_eq!(requestor_codec(Dialect::Legacy).created_task(&json(&format!(r#"{{"task":{task}}}"#))), Some(json(task)));
+        let flat = json(r#"{"resultType":"task","taskId":"t","status":"working","_meta":{}}"#);
+        assert_eq!(requestor_codec(Dialect::Extension).created_task(&flat), Some(json(r#"{"taskId":"t","status":"working"}"#)));
+        assert_eq!(requestor_codec(Dialect::Legacy).created_task(&flat), None);
+
+        let detailed = json(r#"{"resultType":"complete","taskId":"t","status":"completed","result":{"x":1},"_meta":{}}"#);
+        let read = requestor_codec(Dialect::Extension).read_task(detailed.clone());
+        assert_eq!((read.task, read.result), (json(r#"{"taskId":"t","status":"completed"}"#), Some(json(r#"{"x":1}"#))));
+        let read = requestor_codec(Dialect::Legacy).read_task(detailed);
+        assert_eq!((read.task["result"].clone(), read.result), (json(r#"{"x":1}"#), None));
+        assert_eq!(Dialect::offered_by(r#"{"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#), Dialect::Extension);
+        assert_eq!(Dialect::offered_by(r#"{"capabilities":{"tasks":{}}}"#), Dialect::Legacy);
+    }
+}
