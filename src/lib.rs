@@ -35,6 +35,7 @@ pub mod protocol;
 mod random;
 #[cfg(feature = "requestor")]
 mod requestor;
+mod task_json;
 mod time;
 #[cfg(target_arch = "wasm32")]
 mod wasm;

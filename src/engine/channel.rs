@@ -6,11 +6,13 @@ use crate::core::fast_map::FastMap;
 use std::collections::VecDeque;
 
 /// A `tasks/result` request waiting for its task.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub(crate) struct Waiter {
     /// Raw JSON id of the request.
     pub id: String,
     pub context: Option<String>,
+    /// Writes its answer, in the dialect that asked, once the task has ended.
+    pub respond: crate::protocol::OutcomeResponse,
 }
 
 #[derive(Debug, Default)]

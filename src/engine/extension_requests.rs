@@ -1,19 +1,18 @@
 //! Host calls of the tasks extension (MCP 2026-07-28): turning a forwarded
 //! `tools/call` into a task, and `subscriptions/listen` streams.
 
-use super::peer::{declared_for, Creation};
+use super::peer::Creation;
 use super::subscriptions::Listener;
-use super::{Engine, Inbound};
+use super::Engine;
 use crate::core::RequestKind;
 use crate::error::HostError;
 use crate::output::Event;
-use crate::protocol::extension::{self, RequestMeta};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};
 use crate::protocol::TtlRequest;
-use crate::protocol::{self, Dialect};
+use crate::protocol::{self, Dialect, Negotiation};
 
 impl Engine {
-    /// Turns a forwarded extension `tools/call` (a [`TaskSupport::PerCall`]
+    /// Turns a forwarded extension `tools/call` (a [`TaskSupport::PerCall`](crate::TaskSupport::PerCall)
     /// tool, or any call the host chooses) into a task: returns the
     /// `CreateTaskResult` response to send, and emits
     /// [`Event::Execute`](crate::Event::Execute) as for any task. The task
@@ -36,8 +35,8 @@ impl Engine {
         if method != "tools/call" {
             return Err(HostError::invalid(format!("Only tools/call can become a task in the tasks extension, not {method}")));
         }
-        let meta = RequestMeta::read(params);
-        if !meta.declares_tasks {
+        let negotiation = Negotiation::read(params, Some(Dialect::Extension));
+        if !negotiation.declares_tasks() {
             return Err(HostError::invalid(
                 "The client did not declare the tasks extension on this request: answer it as a plain call (a task would be invisible to it)",
             ));
@@ -48,7 +47,7 @@ impl Engine {
             progress_token: None,
             poll_interval: self.config.poll_interval_ms,
             dialect: Dialect::Extension,
-            input_capabilities: declared_for(Dialect::Extension, &meta, &Inbound::default()),
+            input_capabilities: negotiation.input_capabilities(None),
         };
         let task_id =
             self.create_for_peer(creation, context, inbound.quota_key, now).map_err(|e| HostError::LimitExceeded { message: e.message })?;
@@ -74,11 +73,7 @@ impl Engine {
             let error = RpcError::new(jsonrpc::INVALID_REQUEST, "listen_tasks takes the JSON-RPC text of a subscriptions/listen request");
             return Err(jsonrpc::error_response(None, &error));
         };
-        let Some(wanted) = extension::listen_task_ids(params) else { return Ok(Vec::new()) };
-        let meta = RequestMeta::read(params);
-        if !meta.declares_tasks {
-            return Err(jsonrpc::error_response(Some(id), &extension::not_declared("Task status notifications")));
-        }
+        let wanted = protocol::listened_tasks(params).map_err(|e| jsonrpc::error_response(Some(id), &e))?;
         let mut agreed = Vec::new();
         for task_id in wanted {
             if self.find(&task_id, context, now, "retrieve").is_ok() && !agreed.contains(&task_id) {

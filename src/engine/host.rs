@@ -1,16 +1,14 @@
 //! Calls from the host that drive a task: progress, input, outcome.
 
 use super::channel::{Delivery, PendingRequest};
-use super::peer::payload_response;
 use super::Engine;
 use crate::core::table::{MoveRefusal, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::Event;
 use crate::protocol::jsonrpc::{first_byte, json_string, present};
-use crate::protocol::legacy::{self, RELATED_TASK};
 use crate::protocol::raw_id::RawId;
-use crate::protocol::{client_capabilities, extension};
+use crate::protocol::{client_capabilities, input_request, related_task_value, RELATED_TASK};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::fmt::Write;
@@ -87,12 +85,13 @@ impl Engine {
         self.live(task_id).map(TaskRecord::snapshot)
     }
 
-    /// [`complete`](Self::complete) answering the task's 2025-11-25 JSON text
-    /// straight from the record (no [`crate::Task`] copied on the way).
+    /// [`complete`](Self::complete) answering the host's JSON of the task
+    /// ([`Task::to_json`](crate::Task::to_json)) straight from the record (no
+    /// [`crate::Task`] copied on the way).
     #[cfg(all(target_arch = "wasm32", feature = "receiver"))]
     pub(crate) fn complete_json(&mut self, task_id: &str, result_json: &str) -> Result<String, HostError> {
         self.complete_in_place(task_id, result_json, None)?;
-        self.live(task_id).map(|t| crate::protocol::legacy::task_json(t.view()))
+        self.live(task_id).map(|t| crate::task_json::task_json(t.view()))
     }
 
     fn complete_in_place(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<(), HostError> {
@@ -168,7 +167,7 @@ impl Engine {
             return;
         }
         if let Some(t) = self.table.get(task_id) {
-            let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, payload_response(t, &w.id), w.id)).collect();
+            let sends: Vec<_> = waiters.into_iter().map(|w| (w.context, (w.respond)(t.view(), t.outcome.as_ref(), &w.id), w.id)).collect();
             for (context, response, id) in sends {
                 self.audit(crate::AuditAction::ResultFetched, Some(task_id), context.as_deref(), None);
                 self.send(context, Some(id), response);
@@ -261,7 +260,7 @@ impl Engine {
         let request_id = self.next_request_id(task_id);
         let message = side_channel
             .then(|| format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":{},\"params\":{}}}", request_id, json_string(method), params));
-        let pending = PendingRequest { id: request_id.clone(), request: extension::input_request(method, &params) };
+        let pending = PendingRequest { id: request_id.clone(), request: input_request(method, &params) };
         let delivery = self.channels.add_request(task_id, pending, message.clone());
         self.changed(task_id);
         if status == TaskStatus::Working {
@@ -304,7 +303,7 @@ impl Engine {
             out.push_str(",\"message\":");
             out.push_str(&json_string(m));
         }
-        let _ = write!(out, ",\"_meta\":{{{}:{}}}}}}}", json_string(RELATED_TASK), legacy::related_task_value(task_id));
+        let _ = write!(out, ",\"_meta\":{{{}:{}}}}}}}", json_string(RELATED_TASK), related_task_value(task_id));
         let context = t.context().map(str::to_owned);
         self.notify(context, out);
         Ok(true)

@@ -25,7 +25,6 @@ use crate::core::{Outcome, TaskStatus};
 use crate::ids::BoxedIdSource;
 use crate::output::{Event, Output, Transmit};
 use crate::protocol::jsonrpc::{self, Incoming, RpcError};
-use crate::protocol::legacy;
 use crate::protocol::raw_id::RawId;
 use crate::protocol::Dialect;
 use crate::time::BoxedClock;
@@ -178,7 +177,7 @@ impl Engine {
     /// assert_eq!(engine.capabilities_json(None), r#"{"cancel":{},"requests":{"tools":{"call":{}}}}"#);
     /// ```
     pub fn capabilities_json(&self, context: Option<&str>) -> String {
-        legacy::capabilities_json(&self.config, context)
+        crate::protocol::codec(Dialect::Legacy).capabilities(&self.config, context)
     }
 
     /// Declares a tool's `execution.taskSupport`. Tools never registered count as absent.
@@ -409,14 +408,20 @@ impl Engine {
     fn notify_status(&mut self, task_id: &str) {
         let Some(t) = self.table.get(task_id) else { return };
         let mut sends = Vec::new();
+        let inputs = || self.channels.pending(task_id).iter().map(|p| p.as_input_request());
         if self.config.status_notifications {
-            if let Some(message) = crate::protocol::codec(t.dialect).status_notification(t.view()) {
+            let codec = crate::protocol::codec(t.dialect);
+            if let Some(message) = codec.status_notification(t.view(), t.outcome.as_ref(), &mut inputs(), None) {
                 sends.push((t.context().map(str::to_owned), None, message));
             }
         }
         for listener in self.subscriptions.listeners(task_id) {
-            let inputs = self.channels.pending(task_id).iter().map(|p| p.as_input_request());
-            let message = crate::protocol::extension::task_notification(t.view(), t.outcome.as_ref(), inputs, &listener.subscription_id);
+            // Streams are opened by the tasks extension's subscriptions/listen.
+            let codec = crate::protocol::codec(Dialect::Extension);
+            let Some(message) = codec.status_notification(t.view(), t.outcome.as_ref(), &mut inputs(), Some(&listener.subscription_id))
+            else {
+                continue;
+            };
             // On the stream the subscriptions/listen request opened.
             sends.push((listener.context.clone(), Some(listener.subscription_id.clone()), message));
         }

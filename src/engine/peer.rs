@@ -4,14 +4,12 @@
 use super::channel::Waiter;
 use super::{Engine, Inbound};
 use crate::core::quota::QuotaKey;
-use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
+use crate::core::table::{CreateRefusal, NewTask};
 use crate::core::{InputCapabilities, RequestKind, TaskStatus};
 use crate::output::Event;
-use crate::protocol::extension::RequestMeta;
-use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
-use crate::protocol::legacy;
+use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED};
 use crate::protocol::TtlRequest;
-use crate::protocol::{self, client_capabilities, Codec, Dialect, Env, TaskRequest};
+use crate::protocol::{self, Codec, Dialect, Env, ListPage, Negotiation, OutcomeResponse, TaskRequest};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
@@ -50,27 +48,10 @@ impl From<Result<String, RpcError>> for Reply {
     }
 }
 
-/// The response `tasks/result` gives for a finished task.
-pub(super) fn payload_response(t: &TaskRecord, request_id: &str) -> String {
-    legacy::payload_response(t.view(), t.outcome.as_ref(), request_id)
-}
-
 #[derive(Deserialize)]
 struct CancelledParams<'a> {
     #[serde(rename = "requestId", default, borrow, deserialize_with = "jsonrpc::present")]
     request_id: Option<&'a RawValue>,
-}
-
-/// The declaration that governs what a new task may ask its requestor: in the
-/// tasks extension the creating request's own `_meta` (every 2026-07-28 request
-/// carries the client's capabilities, and nothing earlier may stand in for
-/// them); in 2025-11-25 the session's `initialize` capabilities, when the host
-/// passes them. Without either nothing can be judged.
-pub(super) fn declared_for(dialect: Dialect, meta: &RequestMeta<'_>, inbound: &Inbound<'_>) -> InputCapabilities {
-    match dialect {
-        Dialect::Extension => meta.capabilities.map_or(InputCapabilities::NONE, client_capabilities::declared),
-        Dialect::Legacy => inbound.client_capabilities.map_or(InputCapabilities::UNDECLARED, client_capabilities::declared),
-    }
 }
 
 impl Engine {
@@ -99,28 +80,25 @@ impl Engine {
             }
         }
         // `_meta` is read once: for the dialect, and for the extension's declaration.
-        let meta = match inbound.dialect {
-            Some(Dialect::Legacy) => RequestMeta::default(),
-            _ => RequestMeta::read(params),
-        };
-        let dialect = inbound.dialect.unwrap_or_else(|| Dialect::of_meta(&meta));
+        let negotiation = Negotiation::read(params, inbound.dialect);
+        let dialect = negotiation.dialect;
         let codec = protocol::codec(dialect);
         let tools = &self.tools;
         let tool = |name: &str| tools.get(name).copied().unwrap_or_default();
         let env =
-            Env { capabilities: &self.config.capabilities, tool: &tool, mcp_name: inbound.mcp_name, declares_tasks: meta.declares_tasks };
+            Env { config: &self.config, context, tool: &tool, mcp_name: inbound.mcp_name, declares_tasks: negotiation.declares_tasks() };
         let request = match codec.decode(method, params, &env) {
             Ok(request) => request,
             Err(e) => return Reply::Error(e),
         };
         match request {
             TaskRequest::Get { task_id } => self.get(codec, &task_id, context, now),
-            TaskRequest::Result { task_id } => self.result(id, &task_id, context, now),
-            TaskRequest::List { cursor } => self.list(cursor.as_deref(), context).into(),
+            TaskRequest::Result { task_id, respond } => self.result(id, respond, &task_id, context, now),
+            TaskRequest::List { cursor, page } => self.list(page, cursor.as_deref(), context).into(),
             TaskRequest::Cancel { task_id } => self.cancel_request(dialect, &task_id, context, now),
             TaskRequest::Update { task_id, responses, ack } => self.update(ack, &task_id, &responses, context, now),
             TaskRequest::CreateTask { kind, ttl, progress_token } => {
-                let input_capabilities = declared_for(dialect, &meta, inbound);
+                let input_capabilities = negotiation.input_capabilities(inbound.client_capabilities);
                 let poll_interval = self.config.poll_interval_ms;
                 let creation = Creation { kind, ttl, progress_token, poll_interval, dialect, input_capabilities };
                 match self.create_for_peer(creation, context, inbound.quota_key, now) {
@@ -155,7 +133,7 @@ impl Engine {
         }
     }
 
-    fn result(&mut self, id: &str, task_id: &str, context: Option<&str>, now: u64) -> Reply {
+    fn result(&mut self, id: &str, respond: OutcomeResponse, task_id: &str, context: Option<&str>, now: u64) -> Reply {
         let t = match self.find(task_id, context, now, "retrieve") {
             Ok(t) => t,
             Err(e) => {
@@ -164,7 +142,7 @@ impl Engine {
             }
         };
         if t.status.is_terminal() {
-            let response = payload_response(t, id);
+            let response = respond(t.view(), t.outcome.as_ref(), id);
             self.audit(crate::AuditAction::ResultFetched, Some(task_id), context, None);
             return Reply::Response(response);
         }
@@ -181,20 +159,14 @@ impl Engine {
                 format!("Too many tasks/result requests are already waiting on this task (limit {limit})"),
             ));
         }
-        let waiter = Waiter { id: id.to_owned(), context: context.map(str::to_owned) };
+        let waiter = Waiter { id: id.to_owned(), context: context.map(str::to_owned), respond };
         for queued in self.channels.add_waiter(task_id, waiter) {
             self.send(context.map(str::to_owned), Some(id.to_owned()), queued);
         }
         Reply::Later
     }
 
-    fn list(&self, cursor: Option<&str>, context: Option<&str>) -> Result<String, RpcError> {
-        if !legacy::lists_for(&self.config, context) {
-            return Err(RpcError::new(
-                METHOD_NOT_FOUND,
-                "tasks/list requires an authorization context: this receiver does not list tasks to requestors it cannot identify",
-            ));
-        }
+    fn list(&self, write: ListPage, cursor: Option<&str>, context: Option<&str>) -> Result<String, RpcError> {
         let after = match cursor {
             None => 0,
             Some(c) => self.cursors.decode(context, c).ok_or_else(|| {
@@ -203,7 +175,7 @@ impl Engine {
         };
         let (page, next) = self.table.page(context, after, self.config.page_size);
         let next = next.map(|seq| self.cursors.encode(context, seq));
-        Ok(legacy::list_result(page.iter().map(|t| t.view()), next.as_deref()))
+        Ok(write(&mut page.iter().map(|t| t.view()), next.as_deref()))
     }
 
     /// Cancels a running task at once. A finished one is an error or an

@@ -9,7 +9,6 @@ use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
 use crate::protocol::jsonrpc::{first_byte, present, INTERNAL_ERROR, INVALID_PARAMS};
-use crate::protocol::legacy;
 use crate::protocol::Dialect;
 use crate::protocol::TtlRequest;
 use serde::Deserialize;
@@ -168,11 +167,11 @@ impl Engine {
         }
     }
 
-    /// The wire `Task` JSON of a task as `context` may see it.
+    /// The host's JSON of a task ([`Task::to_json`]) as `context` may see it.
     pub fn get_task_json(&mut self, task_id: &str, context: Option<&str>) -> Option<String> {
         let now = self.tick();
         match self.table.lookup(task_id, context, now) {
-            Lookup::Found(t) => Some(legacy::task_json(t.view())),
+            Lookup::Found(t) => Some(crate::task_json::task_json(t.view())),
             _ => None,
         }
     }

@@ -178,7 +178,7 @@ pub(crate) fn get_task_result<'r>(t: TaskView<'_>, outcome: Option<&Outcome>, in
 }
 
 /// `notifications/tasks` for one `subscriptions/listen` stream (`subscription_id` is its raw JSON id).
-pub(crate) fn task_notification<'r>(
+fn task_notification<'r>(
     t: TaskView<'_>,
     outcome: Option<&Outcome>,
     inputs: impl Iterator<Item = InputRequest<'r>>,
@@ -190,11 +190,6 @@ pub(crate) fn task_notification<'r>(
     write_detailed(&mut out, t, outcome, inputs);
     out.push_str("}}");
     out
-}
-
-/// A request for the client inside `inputRequests`: `{"method", "params"}`.
-pub(crate) fn input_request(method: &str, params: &str) -> String {
-    format!("{{\"method\":{},\"params\":{}}}", json_string(method), params)
 }
 
 /// The `tasks/update` params beside `taskId`: each `inputResponses` entry (key, raw answer).
@@ -251,12 +246,22 @@ struct TaskIdsProbe {
 }
 
 /// `params.notifications.taskIds` of a `subscriptions/listen` request.
-pub(crate) fn listen_task_ids(params: Option<&RawValue>) -> Option<Vec<String>> {
+fn listen_task_ids(params: Option<&RawValue>) -> Option<Vec<String>> {
     params
         .and_then(|p| serde_json::from_str::<ListenProbe<'_>>(p.get()).ok())
         .and_then(|p| p.notifications)
         .and_then(|n| serde_json::from_str::<TaskIdsProbe>(n.get()).ok())
         .and_then(|n| n.task_ids)
+}
+
+/// The tasks a `subscriptions/listen` request asks to follow (none when it
+/// names none), or `-32021` when its client did not declare the extension.
+pub(crate) fn listened_tasks(params: Option<&RawValue>) -> Result<Vec<String>, RpcError> {
+    let Some(wanted) = listen_task_ids(params) else { return Ok(Vec::new()) };
+    if !RequestMeta::read(params).declares_tasks {
+        return Err(not_declared("Task status notifications"));
+    }
+    Ok(wanted)
 }
 
 /// The tasks extension's codec.
@@ -269,7 +274,7 @@ struct NameProbe<'a> {
 }
 
 /// `-32021` for `what`, which needs the extension declared on the request.
-pub(crate) fn not_declared(what: &str) -> RpcError {
+fn not_declared(what: &str) -> RpcError {
     missing_capability(&format!(
         "{what} needs the client to declare the extension io.modelcontextprotocol/tasks in \
          params._meta[\"io.modelcontextprotocol/clientCapabilities\"].extensions"
@@ -303,7 +308,7 @@ impl Codec for Extension {
                 ),
             )),
             // The server decides, by the tool's policy and whether the client can take a task.
-            "tools/call" if env.capabilities.tools_call => {
+            "tools/call" if env.config.capabilities.tools_call => {
                 let name = params
                     .and_then(|p| serde_json::from_str::<NameProbe<'_>>(p.get()).ok())
                     .and_then(|p| p.name)
@@ -334,13 +339,126 @@ impl Codec for Extension {
         ACK.to_owned()
     }
 
-    fn status_notification(&self, _t: TaskView<'_>) -> Option<String> {
+    fn status_notification(
+        &self,
+        t: TaskView<'_>,
+        outcome: Option<&Outcome>,
+        inputs: &mut dyn Iterator<Item = InputRequest<'_>>,
+        stream: Option<&str>,
+    ) -> Option<String> {
         // Pushed only on subscriptions/listen streams that ask for the task.
-        None
+        stream.map(|subscription_id| task_notification(t, outcome, inputs, subscription_id))
+    }
+
+    fn capabilities(&self, _config: &Config, _context: Option<&str>) -> String {
+        capability_json().to_owned()
     }
 
     fn input_params(&self, params: &str, _task_id: &str) -> Option<String> {
         serde_json::from_str::<serde::de::IgnoredAny>(params).ok().map(|_| params.to_owned())
+    }
+}
+
+/// `params` (an object) with the `_meta` every 2026-07-28 request MUST carry
+/// (basic/index.mdx): the protocol version, the client's capabilities (the
+/// tasks extension added when `tasks`) and, when configured, its `clientInfo`.
+/// What the host put in `params._meta` itself wins: its own capabilities (the
+/// extension added to them when `tasks`) and its own `clientInfo`. `None` when
+/// `params._meta` is not an object.
+#[cfg(feature = "requestor")]
+fn declared(declaration: &super::Declaration, params: &str, tasks: bool) -> Option<String> {
+    use super::jsonrpc::{member, with_meta_entry};
+    let own = member(params, "_meta");
+    let own = |key| own.and_then(|meta| member(meta, key));
+    let capabilities = match own(CLIENT_CAPABILITIES_META) {
+        None if tasks => Some(Cow::Borrowed(declaration.with_extension.as_str())),
+        None => Some(Cow::Borrowed(declaration.capabilities.as_str())),
+        Some(caps) if tasks => Some(match serde_json::from_str::<serde_json::Value>(caps) {
+            Ok(caps) if caps.is_object() => Cow::Owned(with_extension(caps).to_string()),
+            _ => Cow::Borrowed(declaration.with_extension.as_str()),
+        }),
+        Some(_) => None,
+    };
+    let info = declaration.info.as_ref().filter(|_| own(CLIENT_INFO_META).is_none());
+    let version = json_string(super::EXTENSION_PROTOCOL_VERSION);
+    let mut params = with_meta_entry(params, PROTOCOL_VERSION_META, &version)?;
+    for (key, value) in [(CLIENT_CAPABILITIES_META, capabilities.as_deref()), (CLIENT_INFO_META, info.map(String::as_str))] {
+        if let Some(value) = value {
+            params = with_meta_entry(&params, key, value)?;
+        }
+    }
+    Some(params)
+}
+
+/// `capabilities` (an object) with the tasks extension declared in its `extensions`.
+#[cfg(feature = "requestor")]
+pub(super) fn with_extension(mut capabilities: serde_json::Value) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    if let Some(members) = capabilities.as_object_mut() {
+        let extensions = members.entry("extensions").or_insert_with(|| Value::Object(Map::new()));
+        if !extensions.is_object() {
+            // Declares nothing as it stands: replaced by one that names the extension.
+            *extensions = Value::Object(Map::new());
+        }
+        if let Some(extensions) = extensions.as_object_mut() {
+            extensions.entry(EXTENSION_ID).or_insert_with(|| Value::Object(Map::new()));
+        }
+    }
+    capabilities
+}
+
+/// Whether a `server/discover` or `initialize` result (JSON text) lists the
+/// extension in `capabilities.extensions`.
+#[cfg(feature = "requestor")]
+pub(crate) fn offered_by(server_info: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(server_info)
+        .ok()
+        .and_then(|v| v.get("capabilities")?.get("extensions")?.get(EXTENSION_ID).map(serde_json::Value::is_object))
+        .unwrap_or(false)
+}
+
+#[cfg(feature = "requestor")]
+impl super::RequestorCodec for Extension {
+    fn call_params(&self, params: &str, task: Option<Option<u64>>, declaration: &super::Declaration) -> Result<String, &'static str> {
+        // No params.task: the receiver decides, the request declares the client can take a task.
+        // A plain call declares no extension: the receiver must not make it a task.
+        declared(declaration, params, task.is_some()).ok_or("params._meta must be an object")
+    }
+
+    fn task_params(&self, params: String, declaration: &super::Declaration) -> String {
+        declared(declaration, &params, true).unwrap_or(params)
+    }
+
+    fn input_answer(&self, request_id: &str, task_id: &str, result: &str, declaration: &super::Declaration) -> Option<super::InputAnswer> {
+        // An inputRequests key: the answer goes back in tasks/update.
+        let key: String = serde_json::from_str(request_id).unwrap_or_default();
+        let params = format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(task_id), json_string(&key), result);
+        Some(super::InputAnswer::Update { key, params: self.task_params(params, declaration) })
+    }
+
+    fn created_task(&self, result: &serde_json::Value) -> Option<serde_json::Value> {
+        // A flat CreateTaskResult, told apart by resultType.
+        if result.get("resultType").and_then(serde_json::Value::as_str) != Some("task") {
+            return None;
+        }
+        let mut task = result.clone();
+        if let Some(o) = task.as_object_mut() {
+            o.remove("resultType");
+            o.remove("_meta");
+        }
+        Some(task)
+    }
+
+    fn read_task(&self, mut task: serde_json::Value) -> super::ReadTask {
+        let (mut result, mut error, mut inputs) = (None, None, None);
+        if let Some(obj) = task.as_object_mut() {
+            obj.remove("_meta");
+            obj.remove("resultType");
+            result = obj.remove("result");
+            error = obj.remove("error");
+            inputs = obj.remove("inputRequests");
+        }
+        super::ReadTask { task, result, error, inputs }
     }
 }
 

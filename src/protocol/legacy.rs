@@ -1,10 +1,11 @@
 //! The 2025-11-25 wire format of tasks: `task` params, `CreateTaskResult`,
 //! `Task` objects, `tasks/*` params and notifications.
 
-use super::jsonrpc::{as_str, first_byte, json_string, present, push_json_string, with_meta_entry, RpcError, METHOD_NOT_FOUND};
+use super::jsonrpc::{as_str, first_byte, json_string, present, with_meta_entry, RpcError, METHOD_NOT_FOUND};
 use super::params::params_object;
 pub(crate) use super::params::task_id_param;
-use super::shapes::{InputRequest, TtlRequest};
+pub use super::shapes::RELATED_TASK;
+use super::shapes::{related_task_value, InputRequest, TtlRequest};
 use super::task_members::{write_task_members, TaskKeys};
 use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
@@ -15,19 +16,18 @@ use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// `_meta` key that ties a message to its task.
-pub const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 /// `_meta` key of the text a host may hand the model while a tool task runs.
 pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immediate-response";
 
 /// Writes a `Task` object.
-pub(crate) fn write_task(out: &mut String, t: TaskView<'_>) {
+fn write_task(out: &mut String, t: TaskView<'_>) {
     out.push('{');
     write_task_members(out, t, t.status, &TaskKeys { ttl: "ttl", poll_interval: "pollInterval" });
     out.push('}');
 }
 
-pub(crate) fn task_json(t: TaskView<'_>) -> String {
+/// A `Task` object as a result (`tasks/get`, `tasks/cancel`).
+fn task_result(t: TaskView<'_>) -> String {
     // Room for a task with a short status message and the response envelope
     // `wrap_result` puts around it, so neither grows the buffer.
     let mut out = String::with_capacity(320);
@@ -35,23 +35,8 @@ pub(crate) fn task_json(t: TaskView<'_>) -> String {
     out
 }
 
-impl crate::Task {
-    /// The task as the 2025-11-25 wire `Task` object.
-    ///
-    /// ```
-    /// let task = mcp_task_core::Task {
-    ///     task_id: "t1".into(), status: mcp_task_core::TaskStatus::Working, status_message: None,
-    ///     created_at_ms: 0, last_updated_at_ms: 0, ttl_ms: None, poll_interval_ms: Some(500),
-    /// };
-    /// assert_eq!(task.to_json(), r#"{"taskId":"t1","status":"working","createdAt":"1970-01-01T00:00:00.000Z","lastUpdatedAt":"1970-01-01T00:00:00.000Z","ttl":null,"pollInterval":500}"#);
-    /// ```
-    pub fn to_json(&self) -> String {
-        task_json(TaskView::from(self))
-    }
-}
-
 /// The `tasks/list` result: a page of tasks and the cursor of the next one.
-pub(crate) fn list_result<'a>(page: impl Iterator<Item = TaskView<'a>>, next_cursor: Option<&str>) -> String {
+fn list_result(page: &mut dyn Iterator<Item = TaskView<'_>>, next_cursor: Option<&str>) -> String {
     let mut out = String::with_capacity(1024);
     out.push_str("{\"tasks\":[");
     for (i, t) in page.enumerate() {
@@ -71,7 +56,7 @@ pub(crate) fn list_result<'a>(page: impl Iterator<Item = TaskView<'a>>, next_cur
 
 /// The response `tasks/result` gives for a finished task: exactly what the
 /// underlying request returned (its result with related-task `_meta`, or its error).
-pub(crate) fn payload_response(t: TaskView<'_>, outcome: Option<&Outcome>, request_id: &str) -> String {
+fn payload_response(t: TaskView<'_>, outcome: Option<&Outcome>, request_id: &str) -> String {
     use super::jsonrpc::{error_response, raw_error_response, with_meta_entry_in_valid, wrap_result, INTERNAL_ERROR};
     match outcome {
         Some(Outcome::Result(result)) => match with_meta_entry_in_valid(result, RELATED_TASK, &related_task_value(t.id)) {
@@ -92,17 +77,8 @@ pub(crate) fn payload_response(t: TaskView<'_>, outcome: Option<&Outcome>, reque
     }
 }
 
-/// `{"taskId": "..."}`, the value of the related-task `_meta` entry.
-pub(crate) fn related_task_value(task_id: &str) -> String {
-    let mut out = String::with_capacity(task_id.len() + 13);
-    out.push_str("{\"taskId\":");
-    push_json_string(&mut out, task_id);
-    out.push('}');
-    out
-}
-
 /// The `CreateTaskResult` for a new task.
-pub(crate) fn create_task_result(t: TaskView<'_>, immediate_response: Option<&str>) -> String {
+fn create_task_result(t: TaskView<'_>, immediate_response: Option<&str>) -> String {
     let mut out = String::with_capacity(256);
     out.push_str("{\"task\":");
     write_task(&mut out, t);
@@ -114,7 +90,7 @@ pub(crate) fn create_task_result(t: TaskView<'_>, immediate_response: Option<&st
 }
 
 /// `notifications/tasks/status` with the full task (and no related-task `_meta`).
-pub(crate) fn status_notification(t: TaskView<'_>) -> String {
+fn status_notification(t: TaskView<'_>) -> String {
     let mut out = String::with_capacity(256);
     out.push_str("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks/status\",\"params\":");
     write_task(&mut out, t);
@@ -126,7 +102,7 @@ pub(crate) fn status_notification(t: TaskView<'_>) -> String {
 ///
 /// `list` is advertised only to a session the receiver can identify (the host
 /// binds tasks to contexts and passes one), exactly when `tasks/list` answers.
-pub(crate) fn capabilities_json(config: &Config, context: Option<&str>) -> String {
+fn capabilities_json(config: &Config, context: Option<&str>) -> String {
     let caps = &config.capabilities;
     let mut parts: Vec<String> = Vec::new();
     if lists_for(config, context) {
@@ -152,7 +128,7 @@ pub(crate) fn capabilities_json(config: &Config, context: Option<&str>) -> Strin
 }
 
 /// Whether `tasks/list` is served to a session in `context`.
-pub(crate) fn lists_for(config: &Config, context: Option<&str>) -> bool {
+fn lists_for(config: &Config, context: Option<&str>) -> bool {
     config.capabilities.list && config.context_binding && context.is_some()
 }
 
@@ -163,7 +139,7 @@ struct CursorParams<'a> {
 }
 
 /// `params.cursor` of `tasks/list` (absent when there are no params).
-pub(crate) fn cursor_param(params: Option<&RawValue>) -> Result<Option<Cow<'_, str>>, RpcError> {
+fn cursor_param(params: Option<&RawValue>) -> Result<Option<Cow<'_, str>>, RpcError> {
     let Some(p) = params_object(params, "tasks/list", false)? else { return Ok(None) };
     let parsed: CursorParams<'_> =
         serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for tasks/list: {e}")))?;
@@ -287,14 +263,23 @@ pub(crate) struct Legacy;
 
 impl Codec for Legacy {
     fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
-        let caps = env.capabilities;
+        let caps = &env.config.capabilities;
         let kind = match method {
             "tasks/get" => return Ok(TaskRequest::Get { task_id: task_id_param(params, method)? }),
-            "tasks/result" => return Ok(TaskRequest::Result { task_id: task_id_param(params, method)? }),
+            "tasks/result" => return Ok(TaskRequest::Result { task_id: task_id_param(params, method)?, respond: payload_response }),
             "tasks/list" if !caps.list => {
                 return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/list"))
             }
-            "tasks/list" => return Ok(TaskRequest::List { cursor: cursor_param(params)? }),
+            "tasks/list" => {
+                let cursor = cursor_param(params)?;
+                if !lists_for(env.config, env.context) {
+                    return Err(RpcError::new(
+                        METHOD_NOT_FOUND,
+                        "tasks/list requires an authorization context: this receiver does not list tasks to requestors it cannot identify",
+                    ));
+                }
+                return Ok(TaskRequest::List { cursor, page: list_result });
+            }
             "tasks/cancel" if !caps.cancel => {
                 return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found: this receiver does not support tasks/cancel"))
             }
@@ -339,19 +324,60 @@ impl Codec for Legacy {
     }
 
     fn task_result(&self, t: TaskView<'_>, _outcome: Option<&Outcome>, _inputs: &mut dyn Iterator<Item = InputRequest<'_>>) -> String {
-        task_json(t)
+        task_result(t)
     }
 
     fn cancel_result(&self, t: TaskView<'_>) -> String {
-        task_json(t)
+        task_result(t)
     }
 
-    fn status_notification(&self, t: TaskView<'_>) -> Option<String> {
-        Some(status_notification(t))
+    fn status_notification(
+        &self,
+        t: TaskView<'_>,
+        _outcome: Option<&Outcome>,
+        _inputs: &mut dyn Iterator<Item = InputRequest<'_>>,
+        stream: Option<&str>,
+    ) -> Option<String> {
+        // 2025-11-25 has no subscriptions/listen streams.
+        stream.is_none().then(|| status_notification(t))
+    }
+
+    fn capabilities(&self, config: &Config, context: Option<&str>) -> String {
+        capabilities_json(config, context)
     }
 
     fn input_params(&self, params: &str, task_id: &str) -> Option<String> {
         with_meta_entry(params, RELATED_TASK, &related_task_value(task_id))
+    }
+}
+
+#[cfg(feature = "requestor")]
+impl super::RequestorCodec for Legacy {
+    fn call_params(&self, params: &str, task: Option<Option<u64>>, _declaration: &super::Declaration) -> Result<String, &'static str> {
+        let Some(ttl) = task else { return Ok(params.to_owned()) };
+        let task = ttl.map_or_else(|| "{}".to_owned(), |ms| format!("{{\"ttl\":{ms}}}"));
+        super::jsonrpc::with_member(params, "task", &task).ok_or("params must be a JSON object")
+    }
+
+    fn task_params(&self, params: String, _declaration: &super::Declaration) -> String {
+        params
+    }
+
+    fn input_answer(&self, request_id: &str, task_id: &str, result: &str, _declaration: &super::Declaration) -> Option<super::InputAnswer> {
+        // The request came on tasks/result: answered as a response tied to its task.
+        let result = with_meta_entry(result, RELATED_TASK, &related_task_value(task_id))?;
+        Some(super::InputAnswer::Response(super::jsonrpc::result_response(request_id, &result)))
+    }
+
+    fn created_task(&self, result: &serde_json::Value) -> Option<serde_json::Value> {
+        result.get("task").cloned()
+    }
+
+    fn read_task(&self, mut task: serde_json::Value) -> super::ReadTask {
+        if let Some(obj) = task.as_object_mut() {
+            obj.remove("_meta");
+        }
+        super::ReadTask { task, result: None, error: None, inputs: None }
     }
 }
 

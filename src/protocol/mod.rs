@@ -2,7 +2,12 @@
 //! one module that decodes its requests and encodes its replies: `legacy`
 //! (MCP 2025-11-25, tasks in the core protocol) and `extension` (the
 //! `io.modelcontextprotocol/tasks` extension of MCP 2026-07-28). What differs
-//! between them as rules, not shapes, is data on [`Dialect`].
+//! between them as rules, not shapes, is data on [`Dialect`]; what differs as
+//! shapes is behind the `Codec` trait (the receiver's side) and the
+//! `RequestorCodec` trait, reached through `codec(dialect)` and
+//! `requestor_codec(dialect)`. The engine and the requestor name no dialect
+//! module: a request's `Negotiation` says which codec reads it. Shapes both
+//! dialects share live in `shapes`.
 
 pub(crate) mod client_capabilities;
 pub mod extension;
@@ -10,16 +15,22 @@ pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
 pub mod raw_id;
+#[cfg(feature = "requestor")]
+mod requesting;
 mod shapes;
 pub(crate) mod task_members;
 
-use crate::config::{Capabilities, Config};
+use crate::config::Config;
 pub use crate::core::Dialect;
-use crate::core::{Outcome, RequestKind, TaskSupport, TaskView};
+use crate::core::{InputCapabilities, Outcome, RequestKind, TaskSupport, TaskView};
 use jsonrpc::RpcError;
+#[cfg(feature = "requestor")]
+pub(crate) use requesting::{requestor_codec, Declaration, InputAnswer, ReadTask, RequestorCodec};
 use serde_json::value::RawValue;
-pub(crate) use shapes::InputRequest;
+#[cfg(feature = "requestor")]
+pub(crate) use shapes::related_task_id;
 pub use shapes::TtlRequest;
+pub(crate) use shapes::{input_request, related_task_value, InputRequest, RELATED_TASK};
 use std::borrow::Cow;
 
 /// The first protocol version that speaks the tasks extension.
@@ -93,13 +104,66 @@ impl Dialect {
     }
 
     /// The dialect a request speaks, from its own `_meta` (see the rule above).
-    pub(crate) fn of_meta(meta: &extension::RequestMeta<'_>) -> Dialect {
+    fn of_meta(meta: &extension::RequestMeta<'_>) -> Dialect {
         meta.protocol_version.as_deref().map_or(Dialect::Legacy, Dialect::of_version)
     }
 }
 
+/// What a request's `_meta` says before a codec reads it: the dialect it
+/// speaks, and the client's declaration it carries. Read once per request.
+pub(crate) struct Negotiation<'a> {
+    pub dialect: Dialect,
+    meta: extension::RequestMeta<'a>,
+}
+
+impl<'a> Negotiation<'a> {
+    /// Reads `params._meta`; `forced` is the dialect the host knows the
+    /// request speaks (2025-11-25 then skips the read: it has no such `_meta`).
+    pub fn read(params: Option<&'a RawValue>, forced: Option<Dialect>) -> Self {
+        let meta = match forced {
+            Some(Dialect::Legacy) => extension::RequestMeta::default(),
+            _ => extension::RequestMeta::read(params),
+        };
+        let dialect = forced.unwrap_or_else(|| Dialect::of_meta(&meta));
+        Negotiation { dialect, meta }
+    }
+
+    /// The request declares the tasks extension in its own `_meta`.
+    pub fn declares_tasks(&self) -> bool {
+        self.meta.declares_tasks
+    }
+
+    /// The declaration that governs what a new task may ask its requestor: in
+    /// the tasks extension the creating request's own `_meta` (every 2026-07-28
+    /// request carries the client's capabilities, and nothing earlier may stand
+    /// in for them); in 2025-11-25 the session's `initialize` capabilities
+    /// (`session`, JSON text), when the host passes them. Without either nothing
+    /// can be judged.
+    pub fn input_capabilities(&self, session: Option<&str>) -> InputCapabilities {
+        match self.dialect {
+            Dialect::Extension => self.meta.capabilities.map_or(InputCapabilities::NONE, client_capabilities::declared),
+            Dialect::Legacy => session.map_or(InputCapabilities::UNDECLARED, client_capabilities::declared),
+        }
+    }
+}
+
+/// The tasks a `subscriptions/listen` request (`params.notifications.taskIds`)
+/// asks to follow, none when it names none; `Err` when its client did not
+/// declare the tasks extension, the only dialect with such streams.
+pub(crate) fn listened_tasks(params: Option<&RawValue>) -> Result<Vec<String>, RpcError> {
+    extension::listened_tasks(params)
+}
+
+/// Writes the response to a request that waited for a task's outcome (2025-11-25
+/// `tasks/result`), from the ended task, its outcome and the request's raw id.
+pub(crate) type OutcomeResponse = fn(TaskView<'_>, Option<&Outcome>, &str) -> String;
+
+/// Writes a result listing a page of tasks (2025-11-25 `tasks/list`), with the next cursor.
+pub(crate) type ListPage = fn(&mut dyn Iterator<Item = TaskView<'_>>, Option<&str>) -> String;
+
 /// A peer request as its dialect reads it: what the engine is asked to do.
-/// The engine carries it out the same way whichever dialect spoke.
+/// The engine carries it out the same way whichever dialect spoke. A request
+/// only one dialect has brings the writer of its answer along.
 pub(crate) enum TaskRequest<'a> {
     Get {
         task_id: Cow<'a, str>,
@@ -107,10 +171,13 @@ pub(crate) enum TaskRequest<'a> {
     /// 2025-11-25: wait for the outcome.
     Result {
         task_id: Cow<'a, str>,
+        /// Writes the answer once the task has ended (now, or for a waiter later).
+        respond: OutcomeResponse,
     },
-    /// 2025-11-25: a page of the context's tasks.
+    /// 2025-11-25: a page of the context's tasks (the codec has checked they may be listed).
     List {
         cursor: Option<Cow<'a, str>>,
+        page: ListPage,
     },
     Cancel {
         task_id: Cow<'a, str>,
@@ -134,7 +201,9 @@ pub(crate) enum TaskRequest<'a> {
 
 /// What a dialect needs to know to read a request.
 pub(crate) struct Env<'e> {
-    pub capabilities: &'e Capabilities,
+    pub config: &'e Config,
+    /// The context the request came from.
+    pub context: Option<&'e str>,
     /// The task policy of a tool.
     pub tool: &'e dyn Fn(&str) -> TaskSupport,
     /// The `Mcp-Name` header, when the transport has one.
@@ -156,8 +225,20 @@ pub(crate) trait Codec {
     /// The `tasks/cancel` result for a task now cancelled, or left as it ended
     /// (only where [`Dialect::cancel_of_terminal_is_error`] is false).
     fn cancel_result(&self, t: TaskView<'_>) -> String;
-    /// A status notification to the task's context, where the dialect pushes one.
-    fn status_notification(&self, t: TaskView<'_>) -> Option<String>;
+    /// A status notification: to the task's context when `stream` is `None`,
+    /// else on that `subscriptions/listen` stream (its raw JSON id); `None`
+    /// where the dialect pushes none there.
+    fn status_notification(
+        &self,
+        t: TaskView<'_>,
+        outcome: Option<&Outcome>,
+        inputs: &mut dyn Iterator<Item = InputRequest<'_>>,
+        stream: Option<&str>,
+    ) -> Option<String>;
+    /// What a receiver declares of tasks in its capabilities, for a session in
+    /// `context`: the `tasks` object of `initialize` (2025-11-25), or the
+    /// value for `capabilities.extensions` (tasks extension).
+    fn capabilities(&self, config: &Config, context: Option<&str>) -> String;
     /// The params of a request the task sends the requestor; `None` when not a usable object.
     fn input_params(&self, params: &str, task_id: &str) -> Option<String>;
 }

@@ -16,14 +16,11 @@ pub use view::TaskView;
 
 use crate::core::TaskStatus;
 use crate::error::HostError;
-use crate::protocol::extension;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
-use crate::protocol::legacy::{related_task_value, RELATED_TASK};
-use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
+use crate::protocol::{related_task_id, requestor_codec, Declaration, Dialect, InputAnswer, ReadTask, RequestorCodec};
 use crate::time::BoxedClock;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
@@ -71,43 +68,6 @@ impl Default for RequestorConfig {
             client_info: None,
         }
     }
-}
-
-/// The client's declaration as 2026-07-28 requests put it in `_meta`, serialized once.
-#[derive(Debug)]
-struct Declaration {
-    /// `clientCapabilities` as configured (a plain call: it asks for no task).
-    capabilities: String,
-    /// `clientCapabilities` with the tasks extension (task calls and `tasks/*`).
-    with_extension: String,
-    /// `clientInfo`, when configured.
-    info: Option<String>,
-}
-
-impl Declaration {
-    fn new(config: &RequestorConfig) -> Self {
-        let capabilities = Value::Object(config.client_capabilities.clone());
-        Declaration {
-            capabilities: capabilities.to_string(),
-            with_extension: with_extension(capabilities).to_string(),
-            info: config.client_info.as_ref().map(|info| Value::Object(info.clone()).to_string()),
-        }
-    }
-}
-
-/// `capabilities` (an object) with the tasks extension declared in its `extensions`.
-fn with_extension(mut capabilities: Value) -> Value {
-    if let Some(members) = capabilities.as_object_mut() {
-        let extensions = members.entry("extensions").or_insert_with(|| Value::Object(Map::new()));
-        if !extensions.is_object() {
-            // Declares nothing as it stands: replaced by one that names the extension.
-            *extensions = Value::Object(Map::new());
-        }
-        if let Some(extensions) = extensions.as_object_mut() {
-            extensions.entry(extension::EXTENSION_ID).or_insert_with(|| Value::Object(Map::new()));
-        }
-    }
-    capabilities
 }
 
 /// How [`Requestor::call`] sends a request.
@@ -429,7 +389,7 @@ fn own_error(id: &str, code: i64, message: &str, kind: &str) -> String {
 fn implied_status(response: &str, task_id: &str) -> Option<TaskStatus> {
     let v: Value = serde_json::from_str(response).ok()?;
     let result = v.get("result")?;
-    if result.get("_meta")?.get(RELATED_TASK)?.get("taskId")?.as_str()? != task_id {
+    if related_task_id(result)? != task_id {
         return None;
     }
     Some(if result.get("isError") == Some(&Value::Bool(true)) { TaskStatus::Failed } else { TaskStatus::Completed })
@@ -456,6 +416,7 @@ fn implied_status(response: &str, task_id: &str) -> Option<TaskStatus> {
 /// ```
 pub struct Requestor {
     config: RequestorConfig,
+    /// What 2026-07-28 requests declare of the client, written once.
     declaration: Declaration,
     clock: BoxedClock,
     last_now: u64,
@@ -483,7 +444,7 @@ impl Requestor {
     /// A requestor on the host's clock.
     pub fn new(config: RequestorConfig, clock: BoxedClock) -> Self {
         Requestor {
-            declaration: Declaration::new(&config),
+            declaration: Declaration::new(&config.client_capabilities, config.client_info.as_ref()),
             config,
             clock,
             last_now: 0,
@@ -550,18 +511,7 @@ impl Requestor {
             Some(_) => return Err(not_object()),
         };
         let bad_meta = || HostError::invalid("params._meta must be an object");
-        let extension = self.config.dialect == Dialect::Extension;
-        match task {
-            // The tasks extension has no params.task: the receiver decides, we declare we can take a task.
-            Some(_) if extension => params = self.declared(&params, true).ok_or_else(bad_meta)?,
-            Some(ttl) => {
-                let task = ttl.map_or_else(|| "{}".to_owned(), |ms| format!("{{\"ttl\":{ms}}}"));
-                params = jsonrpc::with_member(&params, "task", &task).ok_or_else(not_object)?;
-            }
-            // A plain call declares no extension: the receiver must not make it a task.
-            None if extension => params = self.declared(&params, false).ok_or_else(bad_meta)?,
-            None => {}
-        }
+        params = self.codec().call_params(&params, task, &self.declaration).map_err(HostError::invalid)?;
         if let Some(token) = progress_token {
             let valid = serde_json::from_str::<&RawValue>(token).ok().is_some_and(|t| {
                 matches!(first_byte(t.get()), Some(b'"'))
@@ -576,7 +526,11 @@ impl Requestor {
         let augmented = task.is_some();
         // A plain request runs to its end before it is answered, like a blocking
         // tasks/result; so may an extension call the receiver chooses to run plainly.
-        let timeout = if augmented && !extension { self.config.poll.request_timeout_ms } else { self.config.poll.result_timeout_ms };
+        let timeout = if augmented && !self.config.dialect.receiver_decides() {
+            self.config.poll.request_timeout_ms
+        } else {
+            self.config.poll.result_timeout_ms
+        };
         let pending = Pending::Call { method: method.to_owned(), progress_token: progress_token.map(str::to_owned), augmented };
         Ok(RawId::trusted(self.send_request(method, &params, pending, timeout)))
     }
@@ -593,20 +547,18 @@ impl Requestor {
         if !is_object(result_json) || serde_json::from_str::<serde::de::IgnoredAny>(result_json).is_err() {
             return Err(HostError::invalid("The answer must be a JSON object"));
         }
-        if self.config.dialect == Dialect::Extension {
-            // An inputRequests key: the answer goes back in tasks/update.
-            let key: String = serde_json::from_str(request_id).unwrap_or_default();
-            self.inputs.remove(request_id);
-            let params = format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(&task_id), json_string(&key), result_json);
-            let params = self.declared(&params, true).unwrap_or(params);
-            let timeout = self.config.poll.request_timeout_ms;
-            self.send_request("tasks/update", &params, Pending::Update { task_id, key }, timeout);
-            return Ok(());
+        match self.codec().input_answer(request_id, &task_id, result_json, &self.declaration) {
+            Some(InputAnswer::Update { key, params }) => {
+                self.inputs.remove(request_id);
+                let timeout = self.config.poll.request_timeout_ms;
+                self.send_request("tasks/update", &params, Pending::Update { task_id, key }, timeout);
+            }
+            Some(InputAnswer::Response(response)) => {
+                self.inputs.remove(request_id);
+                self.outputs.push_back(RequestorOutput::Send(response));
+            }
+            None => return Err(HostError::invalid("The answer must be a JSON object whose _meta, if any, is an object")),
         }
-        let result = jsonrpc::with_meta_entry(result_json, RELATED_TASK, &related_task_value(&task_id))
-            .ok_or_else(|| HostError::invalid("The answer must be a JSON object whose _meta, if any, is an object"))?;
-        self.inputs.remove(request_id);
-        self.outputs.push_back(RequestorOutput::Send(jsonrpc::result_response(request_id, &result)));
         Ok(())
     }
 
@@ -616,7 +568,7 @@ impl Requestor {
         if !self.inputs.contains_key(request_id) {
             return Err(HostError::invalid(format!("No open request from the receiver has id {request_id}")));
         }
-        if self.config.dialect == Dialect::Extension {
+        if !self.config.dialect.side_channel() {
             return Err(HostError::invalid(
                 "The tasks extension answers input requests with results only: answer with respond(), e.g. {\"action\":\"decline\"}",
             ));
@@ -645,7 +597,7 @@ impl Requestor {
     /// repeated cursor, or more than [`RequestorConfig::max_list_pages`] pages,
     /// ends it with an error. The tasks extension has no `tasks/list`: refused there.
     pub fn list(&mut self) -> Result<RawId, HostError> {
-        if self.config.dialect == Dialect::Extension {
+        if !self.config.dialect.serves("tasks/list") {
             return Err(HostError::invalid("The tasks extension (2026-07-28) has no tasks/list: keep the task IDs you created"));
         }
         let timeout = self.config.poll.request_timeout_ms;
@@ -653,44 +605,14 @@ impl Requestor {
         Ok(RawId::trusted(self.send_request("tasks/list", "{}", pending, timeout)))
     }
 
-    /// `{"taskId": ...}`, with the per-request `_meta` in the tasks extension.
-    fn task_params(&self, task_id: &str) -> String {
-        let params = format!("{{\"taskId\":{}}}", json_string(task_id));
-        if self.config.dialect != Dialect::Extension {
-            return params;
-        }
-        self.declared(&params, true).unwrap_or(params)
+    /// The codec of the dialect spoken.
+    fn codec(&self) -> &'static dyn RequestorCodec {
+        requestor_codec(self.config.dialect)
     }
 
-    /// `params` (an object) with the `_meta` every 2026-07-28 request MUST carry
-    /// (basic/index.mdx): the protocol version, the client's capabilities (the
-    /// tasks extension added when `tasks`) and, when configured, its `clientInfo`.
-    /// What the host put in `params._meta` itself wins: its own capabilities (the
-    /// extension added to them when `tasks`) and its own `clientInfo`. `None` when
-    /// `params._meta` is not an object.
-    fn declared(&self, params: &str, tasks: bool) -> Option<String> {
-        let own = jsonrpc::member(params, "_meta");
-        let own = |key| own.and_then(|meta| jsonrpc::member(meta, key));
-        let d = &self.declaration;
-        let capabilities = match own(extension::CLIENT_CAPABILITIES_META) {
-            None if tasks => Some(Cow::Borrowed(d.with_extension.as_str())),
-            None => Some(Cow::Borrowed(d.capabilities.as_str())),
-            Some(caps) if tasks => Some(match serde_json::from_str::<Value>(caps) {
-                Ok(caps) if caps.is_object() => Cow::Owned(with_extension(caps).to_string()),
-                _ => Cow::Borrowed(d.with_extension.as_str()),
-            }),
-            Some(_) => None,
-        };
-        let info = d.info.as_ref().filter(|_| own(extension::CLIENT_INFO_META).is_none());
-        let mut params = jsonrpc::with_meta_entry(params, extension::PROTOCOL_VERSION_META, &json_string(EXTENSION_PROTOCOL_VERSION))?;
-        for (key, value) in
-            [(extension::CLIENT_CAPABILITIES_META, capabilities.as_deref()), (extension::CLIENT_INFO_META, info.map(String::as_str))]
-        {
-            if let Some(value) = value {
-                params = jsonrpc::with_meta_entry(&params, key, value)?;
-            }
-        }
-        Some(params)
+    /// `{"taskId": ...}`, with what the dialect adds to every request (the tasks extension's `_meta`).
+    fn task_params(&self, task_id: &str) -> String {
+        self.codec().task_params(format!("{{\"taskId\":{}}}", json_string(task_id)), &self.declaration)
     }
 
     /// The dialect this requestor speaks.
@@ -711,11 +633,7 @@ impl Requestor {
     /// assert_eq!(r.use_server_info(r#"{"protocolVersion":"2025-11-25","capabilities":{"tasks":{}}}"#), Dialect::Legacy);
     /// ```
     pub fn use_server_info(&mut self, result_json: &str) -> Dialect {
-        let offers_extension = serde_json::from_str::<Value>(result_json)
-            .ok()
-            .and_then(|v| v.get("capabilities")?.get("extensions")?.get(extension::EXTENSION_ID).map(Value::is_object))
-            .unwrap_or(false);
-        self.config.dialect = if offers_extension { Dialect::Extension } else { Dialect::Legacy };
+        self.config.dialect = Dialect::offered_by(result_json);
         self.config.dialect
     }
 
@@ -963,13 +881,8 @@ impl Requestor {
 
     /// A `tasks/get` answer in the tasks extension: a `DetailedTask` with the
     /// outcome or the outstanding `inputRequests` inlined.
-    fn on_detailed_task(&mut self, task_id: &str, mut task: Value, seq: u64) {
-        let Some(obj) = task.as_object_mut() else { return };
-        obj.remove("_meta");
-        obj.remove("resultType");
-        let result = obj.remove("result");
-        let error = obj.remove("error");
-        let inputs = obj.remove("inputRequests");
+    fn on_detailed_task(&mut self, task_id: &str, read: ReadTask, seq: u64) {
+        let ReadTask { task, result, error, inputs } = read;
         self.update(task_id, task, Some(seq));
         let Some(t) = self.tasks.get(task_id) else { return };
         let Some(status) = t.status() else { return };
@@ -1040,7 +953,7 @@ impl Requestor {
             match self.tasks.get_mut(task_id).and_then(|t| t.candidate.take()) {
                 Some(candidate) => self.finish(task_id, status, candidate.response),
                 // The extension inlines the outcome: the caller finishes it.
-                None if self.config.dialect == Dialect::Extension => {}
+                None if self.config.dialect.inlines_outcome() => {}
                 // For a cancelled task this brings the receiver's "no result" answer.
                 None => {
                     self.tighten_result_timeout(task_id);
@@ -1059,7 +972,7 @@ impl Requestor {
             self.retrying(task_id, "tasks/result", candidate.response);
             self.retry_result(task_id);
         }
-        if status == TaskStatus::InputRequired && self.config.dialect == Dialect::Legacy {
+        if status == TaskStatus::InputRequired && !self.config.dialect.inlines_outcome() {
             self.fetch_result(task_id);
         }
     }
@@ -1110,8 +1023,9 @@ impl Requestor {
                 let task_id = params.as_ref().and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned);
                 let valid = params.as_ref().and_then(task_status).is_some();
                 match (task_id, params) {
-                    (Some(id), Some(task)) if valid && self.tasks.contains_key(&id) && self.config.dialect == Dialect::Extension => {
-                        self.on_detailed_task(&id, task, 0)
+                    (Some(id), Some(task)) if valid && self.tasks.contains_key(&id) && self.config.dialect.inlines_outcome() => {
+                        let read = self.codec().read_task(task);
+                        self.on_detailed_task(&id, read, 0)
                     }
                     _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
                 }
@@ -1148,7 +1062,7 @@ impl Requestor {
         let status = view.status;
         // The last known state is seeded without a Status event for the creation itself.
         self.event(RequestorEvent::Created { call_id, task_id: task_id.clone(), task: view });
-        if wants_result(status) && self.config.dialect == Dialect::Legacy {
+        if wants_result(status) && !self.config.dialect.inlines_outcome() {
             self.fetch_result(&task_id);
         }
         if !status.is_terminal() {
@@ -1160,28 +1074,14 @@ impl Requestor {
         let result_value: Option<Value> = result.and_then(|r| serde_json::from_str(r.get()).ok());
         match pending {
             Pending::Call { method, progress_token, augmented } => {
-                let task = match self.config.dialect {
-                    // A flat CreateTaskResult, told apart by resultType.
-                    Dialect::Extension => {
-                        result_value.as_ref().filter(|r| r.get("resultType").and_then(Value::as_str) == Some("task")).map(|r| {
-                            let mut t = r.clone();
-                            if let Some(o) = t.as_object_mut() {
-                                o.remove("resultType");
-                                o.remove("_meta");
-                            }
-                            t
-                        })
-                    }
-                    Dialect::Legacy => result_value.as_ref().and_then(|r| r.get("task")).cloned(),
-                };
+                let task = result_value.as_ref().and_then(|r| self.codec().created_task(r));
                 let task = task.as_ref().filter(|t| t.get("taskId").is_some_and(Value::is_string));
-                let extension = self.config.dialect == Dialect::Extension;
                 let call_id = RawId::trusted(id);
                 match (error, task) {
                     (Some(_), _) => self.event(RequestorEvent::CallRefused { call_id, response: message.to_owned() }),
                     // Only tools/call may become a task in the extension: anything
                     // else answered with a task is an invalid response.
-                    (None, Some(_)) if extension && method != "tools/call" => {
+                    (None, Some(_)) if self.config.dialect.receiver_decides() && method != "tools/call" => {
                         let why = format!(
                             "Invalid response: {method} cannot become a task in the tasks extension, yet the receiver answered with one"
                         );
@@ -1207,16 +1107,15 @@ impl Requestor {
                 let task = result_value.filter(|v| error.is_none() && task_status(v).is_some());
                 match (error, task) {
                     (Some(e), _) if error_code(e) == Some(INVALID_PARAMS) => self.gone(&task_id, e.get()),
-                    (_, Some(task)) if self.config.dialect == Dialect::Extension => {
+                    (_, Some(task)) if self.config.dialect.inlines_outcome() => {
                         t.poll_retry_backoff = self.config.poll.initial_backoff_ms;
-                        self.on_detailed_task(&task_id, task, seq);
+                        let read = self.codec().read_task(task);
+                        self.on_detailed_task(&task_id, read, seq);
                     }
-                    (_, Some(mut task)) => {
-                        if let Some(obj) = task.as_object_mut() {
-                            obj.remove("_meta");
-                        }
+                    (_, Some(task)) => {
                         t.poll_retry_backoff = self.config.poll.initial_backoff_ms;
-                        self.update(&task_id, task, Some(seq));
+                        let read = self.codec().read_task(task);
+                        self.update(&task_id, read.task, Some(seq));
                         let Some(t) = self.tasks.get(&task_id) else { return };
                         if !t.status().is_some_and(TaskStatus::is_terminal) {
                             if t.candidate.is_some() {
@@ -1261,7 +1160,7 @@ impl Requestor {
                     }
                 }
             }
-            Pending::Cancel { task_id, call_id } if self.config.dialect == Dialect::Extension => {
+            Pending::Cancel { task_id, call_id } if self.config.dialect.inlines_outcome() => {
                 // An acknowledgement only: the final status comes from polling, soon.
                 self.event(RequestorEvent::CancelAnswered { call_id, task_id: task_id.clone(), response: message.to_owned() });
                 if error.is_none() && self.tasks.contains_key(&task_id) {
@@ -1360,5 +1259,5 @@ impl Requestor {
 /// `params._meta["io.modelcontextprotocol/related-task"].taskId` of a request.
 fn related_task_of(params: &RawValue) -> Option<String> {
     let v: Value = serde_json::from_str(params.get()).ok()?;
-    v.get("_meta")?.get(RELATED_TASK)?.get("taskId")?.as_str().map(str::to_owned)
+    related_task_id(&v).map(str::to_owned)
 }
