@@ -6,6 +6,7 @@
 
 pub(crate) mod client_capabilities;
 pub mod extension;
+pub mod json;
 pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
