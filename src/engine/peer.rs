@@ -12,8 +12,7 @@ use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMI
 use crate::protocol::legacy;
 use crate::protocol::TtlRequest;
 use crate::protocol::{self, client_capabilities, Codec, Dialect, Env, TaskRequest};
-use serde::Deserialize;
-use serde_json::value::RawValue;
+use crate::protocol::json::Json;
 use std::borrow::Cow;
 
 /// What a new task is asked for, by a peer or by the host.
@@ -55,12 +54,6 @@ pub(super) fn payload_response(t: &TaskRecord, request_id: &str) -> String {
     legacy::payload_response(t.view(), t.outcome.as_ref(), request_id)
 }
 
-#[derive(Deserialize)]
-struct CancelledParams<'a> {
-    #[serde(rename = "requestId", default, borrow, deserialize_with = "jsonrpc::present")]
-    request_id: Option<&'a RawValue>,
-}
-
 /// The declaration that governs what a new task may ask its requestor: in the
 /// tasks extension the creating request's own `_meta` (every 2026-07-28 request
 /// carries the client's capabilities, and nothing earlier may stand in for
@@ -80,7 +73,7 @@ impl Engine {
         &mut self,
         id: &str,
         method: &str,
-        params: Option<&RawValue>,
+        params: Option<Json<'_>>,
         message: &str,
         inbound: &Inbound<'_>,
         now: u64,
@@ -304,10 +297,10 @@ impl Engine {
     }
 
     /// A `notifications/cancelled` for a waiting `tasks/result` stops the wait.
-    pub(super) fn on_request_cancelled(&mut self, params: Option<&RawValue>, context: Option<&str>) {
+    pub(super) fn on_request_cancelled(&mut self, params: Option<Json<'_>>, context: Option<&str>) {
         let Some(params) = params else { return };
-        let Ok(parsed) = serde_json::from_str::<CancelledParams<'_>>(params.get()) else { return };
-        if let Some(request_id) = parsed.request_id {
+        let Ok([request_id]) = jsonrpc::members(params, ["requestId"]) else { return };
+        if let Some(request_id) = request_id {
             self.channels.drop_waiter(context, request_id.get());
         }
     }

@@ -334,8 +334,9 @@ pub(crate) fn integer<T: std::str::FromStr>(text: &str) -> Option<T> {
 pub(crate) fn float(text: &str) -> Option<f64> {
     let b = text.as_bytes();
     let valid = matches!(b.first(), Some(b'-' | b'0'..=b'9')) && number_end(b, 0).is_ok_and(|end| end == b.len());
+    // Past f64's range is an error to serde_json, not infinity.
     if valid {
-        text.parse().ok()
+        text.parse().ok().filter(|f: &f64| f.is_finite())
     } else {
         None
     }
@@ -405,6 +406,7 @@ mod tests {
         assert_eq!(float("-1e3"), Some(-1000.0));
         assert_eq!(float("1."), None);
         assert_eq!(float("inf"), None);
+        assert_eq!(float("1e400"), None);
     }
 
     proptest! {

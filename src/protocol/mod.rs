@@ -18,7 +18,7 @@ use crate::config::{Capabilities, Config};
 pub use crate::core::Dialect;
 use crate::core::{Outcome, RequestKind, TaskSupport, TaskView};
 use jsonrpc::RpcError;
-use serde_json::value::RawValue;
+use json::Json;
 pub(crate) use shapes::InputRequest;
 pub use shapes::TtlRequest;
 use std::borrow::Cow;
@@ -149,7 +149,7 @@ pub(crate) struct Env<'e> {
 /// Adding a dialect is one more implementation of this, in one more module.
 pub(crate) trait Codec {
     /// Reads one request; `Err` is the JSON-RPC error to answer with.
-    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError>;
+    fn decode<'a>(&self, method: &str, params: Option<Json<'a>>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError>;
     /// The result that hands out a new task.
     fn created(&self, t: TaskView<'_>, config: &Config) -> String;
     /// The `tasks/get` result.

@@ -21,7 +21,7 @@ use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL
 use crate::protocol::legacy::{related_task_value, RELATED_TASK};
 use crate::protocol::{Dialect, EXTENSION_PROTOCOL_VERSION};
 use crate::time::BoxedClock;
-use serde_json::value::RawValue;
+use crate::protocol::json::Json;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, VecDeque};
@@ -413,7 +413,7 @@ fn wants_result(status: TaskStatus) -> bool {
     status == TaskStatus::InputRequired || status.is_terminal()
 }
 
-fn error_code(error: &RawValue) -> Option<i64> {
+fn error_code(error: Json<'_>) -> Option<i64> {
     serde_json::from_str::<Value>(error.get()).ok()?.get("code")?.as_i64()
 }
 
@@ -563,12 +563,8 @@ impl Requestor {
             None => {}
         }
         if let Some(token) = progress_token {
-            let valid = serde_json::from_str::<&RawValue>(token).ok().is_some_and(|t| {
-                matches!(first_byte(t.get()), Some(b'"'))
-                    || serde_json::from_str::<i64>(t.get()).is_ok()
-                    || serde_json::from_str::<u64>(t.get()).is_ok()
-            });
-            if !valid {
+            // The rule of a JSON-RPC id: a string or an integer.
+            if crate::RawId::parse(token).is_err() {
                 return Err(HostError::invalid("progressToken must be raw JSON: a string or an integer"));
             }
             params = jsonrpc::with_meta_entry(&params, "progressToken", token.trim()).ok_or_else(bad_meta)?;
@@ -1089,7 +1085,7 @@ impl Requestor {
         }
     }
 
-    fn on_notification(&mut self, method: &str, params: Option<&RawValue>, message: &str) {
+    fn on_notification(&mut self, method: &str, params: Option<Json<'_>>, message: &str) {
         let params: Option<Value> = params.and_then(|p| serde_json::from_str(p.get()).ok());
         match method {
             "notifications/tasks/status" => {
@@ -1156,7 +1152,7 @@ impl Requestor {
         }
     }
 
-    fn on_response(&mut self, id: &str, pending: Pending, result: Option<&RawValue>, error: Option<&RawValue>, message: &str) {
+    fn on_response(&mut self, id: &str, pending: Pending, result: Option<Json<'_>>, error: Option<Json<'_>>, message: &str) {
         let result_value: Option<Value> = result.and_then(|r| serde_json::from_str(r.get()).ok());
         match pending {
             Pending::Call { method, progress_token, augmented } => {
@@ -1358,7 +1354,7 @@ impl Requestor {
 }
 
 /// `params._meta["io.modelcontextprotocol/related-task"].taskId` of a request.
-fn related_task_of(params: &RawValue) -> Option<String> {
+fn related_task_of(params: Json<'_>) -> Option<String> {
     let v: Value = serde_json::from_str(params.get()).ok()?;
     v.get("_meta")?.get(RELATED_TASK)?.get("taskId")?.as_str().map(str::to_owned)
 }
