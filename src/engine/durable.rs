@@ -110,7 +110,10 @@ impl<'a> Stored<'a> {
             None => None,
             Some(l) => {
                 let [owner, until] = members(l, ["owner", "until"])?;
-                Some((text(required(owner, "lease.owner")?, "lease.owner")?.into_owned(), number(required(until, "lease.until")?, "lease.until")?))
+                Some((
+                    text(required(owner, "lease.owner")?, "lease.owner")?.into_owned(),
+                    number(required(until, "lease.until")?, "lease.until")?,
+                ))
             }
         };
         let input_capabilities = match present(caps) {

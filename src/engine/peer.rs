@@ -8,11 +8,11 @@ use crate::core::table::{CreateRefusal, NewTask, TaskRecord};
 use crate::core::{InputCapabilities, RequestKind, TaskStatus};
 use crate::output::Event;
 use crate::protocol::extension::RequestMeta;
+use crate::protocol::json::Json;
 use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED, METHOD_NOT_FOUND};
 use crate::protocol::legacy;
 use crate::protocol::TtlRequest;
 use crate::protocol::{self, client_capabilities, Codec, Dialect, Env, TaskRequest};
-use crate::protocol::json::Json;
 use std::borrow::Cow;
 
 /// What a new task is asked for, by a peer or by the host.

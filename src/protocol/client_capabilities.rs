@@ -4,9 +4,9 @@
 //! elicitation and sampling pages say the same of modes (`form`, `url`) and of
 //! tool use in sampling (`sampling.tools`).
 
+use super::json::Json;
 use super::jsonrpc::{first_byte, member_values, string_value};
 use crate::core::InputCapabilities;
-use super::json::Json;
 
 /// Whether a raw JSON value is an object.
 fn is_object(raw: Option<&str>) -> bool {

@@ -3,9 +3,10 @@
 //! `DetailedTask` with the outcome or `inputRequests` inlined, `tasks/update`,
 //! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
 
+use super::json::Json;
 use super::jsonrpc::{
-    as_str, each_item, each_member, first_byte, json_string, member_values, members, object_members, string_value, RpcError, INVALID_PARAMS,
-    METHOD_NOT_FOUND,
+    as_str, each_item, each_member, first_byte, json_string, member_values, members, object_members, string_value, RpcError,
+    INVALID_PARAMS, METHOD_NOT_FOUND,
 };
 use super::params::{params_object, task_id_param};
 use super::shapes::{InputRequest, TtlRequest};
@@ -14,7 +15,6 @@ use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
 use crate::core::{Outcome, TaskStatus, TaskView};
 use crate::core::{RequestKind, TaskSupport};
-use super::json::Json;
 use std::borrow::Cow;
 use std::fmt::Write;
 

@@ -150,7 +150,7 @@ struct Nesting {
 
 impl Nesting {
     fn push(&mut self, object: bool) {
-        if self.depth > 0 && self.depth.is_multiple_of(64) {
+        if self.depth > 0 && self.depth % 64 == 0 {
             self.spilled.push(self.bits);
             self.bits = 0;
         }
@@ -160,7 +160,7 @@ impl Nesting {
     fn pop(&mut self) {
         self.depth -= 1;
         self.bits >>= 1;
-        if self.depth > 0 && self.depth.is_multiple_of(64) {
+        if self.depth > 0 && self.depth % 64 == 0 {
             self.bits = self.spilled.pop().unwrap_or(0);
         }
     }
@@ -359,11 +359,61 @@ mod tests {
     #[test]
     fn agrees_with_serde_json_on_hand_picked_texts() {
         for text in [
-            "", " ", "{", "}", "[", "]", "{}", "[]", " [ ] ", "{\"a\":1}", "{\"a\" : [1 , 2] }", "{\"a\":}", "{\"a\"}", "{a:1}",
-            "{\"a\":1,}", "[1,]", "[,1]", "[1 2]", "{\"a\":1 \"b\":2}", "0", "-0", "01", "-", "1.", "1.5", ".5", "1e", "1e+",
-            "1E-7", "1e5x", "-1.25e+10", "true", "tru", "truex", "false", "null", "nul", "\"\"", "\"a", "\"\\q\"", "\"\\u12\"",
-            "\"\\u12g4\"", "\"\\ud800\"", "\"\\n\\t\\\\\\/\"", "\"\u{1}\"", "\"é\"", "1 2", "[[[]]]", "[[[]]", "{\"a\":{\"b\":{}}}",
-            "\t\r\n1\n", "\u{a0}1", "[1]x", "{\"a\":1}}", "[\"a\",{\"b\":[null,true,false]}]",
+            "",
+            " ",
+            "{",
+            "}",
+            "[",
+            "]",
+            "{}",
+            "[]",
+            " [ ] ",
+            "{\"a\":1}",
+            "{\"a\" : [1 , 2] }",
+            "{\"a\":}",
+            "{\"a\"}",
+            "{a:1}",
+            "{\"a\":1,}",
+            "[1,]",
+            "[,1]",
+            "[1 2]",
+            "{\"a\":1 \"b\":2}",
+            "0",
+            "-0",
+            "01",
+            "-",
+            "1.",
+            "1.5",
+            ".5",
+            "1e",
+            "1e+",
+            "1E-7",
+            "1e5x",
+            "-1.25e+10",
+            "true",
+            "tru",
+            "truex",
+            "false",
+            "null",
+            "nul",
+            "\"\"",
+            "\"a",
+            "\"\\q\"",
+            "\"\\u12\"",
+            "\"\\u12g4\"",
+            "\"\\ud800\"",
+            "\"\\n\\t\\\\\\/\"",
+            "\"\u{1}\"",
+            "\"é\"",
+            "1 2",
+            "[[[]]]",
+            "[[[]]",
+            "{\"a\":{\"b\":{}}}",
+            "\t\r\n1\n",
+            "\u{a0}1",
+            "[1]x",
+            "{\"a\":1}}",
+            "[\"a\",{\"b\":[null,true,false]}]",
         ] {
             agrees(text);
         }
@@ -389,7 +439,9 @@ mod tests {
 
     #[test]
     fn strings_decode_as_serde_json_does() {
-        for literal in [r#""plain""#, r#""a\"b\\c\/d""#, r#""\b\f\n\r\t""#, r#""\u00e9\u4e2d""#, r#""\ud83d\ude00!""#, r#""\ud800""#, r#""\udc00x""#] {
+        for literal in
+            [r#""plain""#, r#""a\"b\\c\/d""#, r#""\b\f\n\r\t""#, r#""\u00e9\u4e2d""#, r#""\ud83d\ude00!""#, r#""\ud800""#, r#""\udc00x""#]
+        {
             assert_eq!(string_text(literal).map(Cow::into_owned), serde_json::from_str::<String>(literal).ok(), "{literal}");
         }
         assert!(matches!(string_text(r#""no escapes""#), Some(Cow::Borrowed("no escapes"))));
@@ -398,7 +450,21 @@ mod tests {
 
     #[test]
     fn integers_read_as_serde_json_reads_them() {
-        for text in ["0", "-0", "7", "-7", "18446744073709551615", "18446744073709551616", "9223372036854775807", "-9223372036854775808", "1.0", "1e3", "01", "-", ""] {
+        for text in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "18446744073709551615",
+            "18446744073709551616",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "1.0",
+            "1e3",
+            "01",
+            "-",
+            "",
+        ] {
             assert_eq!(integer::<u64>(text), serde_json::from_str::<u64>(text).ok(), "u64 {text}");
             assert_eq!(integer::<i64>(text), serde_json::from_str::<i64>(text).ok(), "i64 {text}");
         }
