@@ -349,10 +349,10 @@ mod tests {
 
     fn agrees(text: &str) {
         let ours = Json::parse(text);
-        let theirs = serde_json::from_str::<&serde_json::value::RawValue>(text);
-        assert_eq!(ours.is_ok(), theirs.is_ok(), "{text:?}: ours {ours:?}, serde_json {:?}", theirs.as_ref().map(|v| v.get()));
-        if let (Ok(a), Ok(b)) = (ours, theirs) {
-            assert_eq!(a.get(), b.get(), "{text:?}");
+        let theirs = serde_json::from_str::<serde::de::IgnoredAny>(text);
+        assert_eq!(ours.is_ok(), theirs.is_ok(), "{text:?}: ours {ours:?}, serde_json {theirs:?}");
+        if let Ok(value) = ours {
+            assert_eq!(value.get(), text.trim_matches([' ', '\t', '\n', '\r']), "{text:?}");
         }
     }
 

@@ -170,7 +170,7 @@ impl RequestorOutput {
             _ => return None,
         };
         let raw = jsonrpc::member(params?.get(), key)?;
-        serde_json::from_str::<String>(raw).ok()
+        crate::protocol::json::string_text(raw).map(|s| s.into_owned())
     }
 }
 
@@ -546,7 +546,7 @@ impl Requestor {
         let not_object = || HostError::invalid("params must be a JSON object");
         let mut params = match params_json {
             None => "{}".to_owned(),
-            Some(p) if is_object(p) && serde_json::from_str::<serde::de::IgnoredAny>(p).is_ok() => p.to_owned(),
+            Some(p) if is_object(p) && Json::parse(p).is_ok() => p.to_owned(),
             Some(_) => return Err(not_object()),
         };
         let bad_meta = || HostError::invalid("params._meta must be an object");
@@ -586,12 +586,12 @@ impl Requestor {
             .get(request_id)
             .cloned()
             .ok_or_else(|| HostError::invalid(format!("No open request from the receiver has id {request_id}")))?;
-        if !is_object(result_json) || serde_json::from_str::<serde::de::IgnoredAny>(result_json).is_err() {
+        if !is_object(result_json) || Json::parse(result_json).is_err() {
             return Err(HostError::invalid("The answer must be a JSON object"));
         }
         if self.config.dialect == Dialect::Extension {
             // An inputRequests key: the answer goes back in tasks/update.
-            let key: String = serde_json::from_str(request_id).unwrap_or_default();
+            let key = crate::protocol::json::string_text(request_id).unwrap_or_default().into_owned();
             self.inputs.remove(request_id);
             let params = format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(&task_id), json_string(&key), result_json);
             let params = self.declared(&params, true).unwrap_or(params);
@@ -617,7 +617,7 @@ impl Requestor {
                 "The tasks extension answers input requests with results only: answer with respond(), e.g. {\"action\":\"decline\"}",
             ));
         }
-        if !is_object(error_json) || serde_json::from_str::<serde::de::IgnoredAny>(error_json).is_err() {
+        if !is_object(error_json) || Json::parse(error_json).is_err() {
             return Err(HostError::invalid("The error must be a JSON-RPC error object"));
         }
         self.inputs.remove(request_id);
