@@ -47,6 +47,7 @@ pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskBinding, Tas
 pub use crate::error::HostError;
 pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};
+pub use crate::protocol::json::{Json, JsonError};
 pub use crate::protocol::raw_id::RawId;
 pub use crate::protocol::{Dialect, TtlRequest};
 #[cfg(feature = "requestor")]

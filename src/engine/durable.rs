@@ -11,106 +11,237 @@ use crate::core::table::{Lease, OptionalMs, TaskRecord};
 use crate::core::{InputCapabilities, Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::{Event, Output, Persist};
-use crate::protocol::jsonrpc::json_string;
+use crate::protocol::json::{integer, Json};
+use crate::protocol::jsonrpc::{each_item, json_string, members, push_json_string, push_u64, string_value};
 use crate::protocol::Dialect;
 use crate::time::format_timestamp;
-use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-/// The record of one task as the store keeps it (JSON). Results, errors,
-/// requests and tokens stay raw JSON, byte for byte.
-#[derive(Serialize, Deserialize)]
+/// The record of one task as the storage keeps it, read back. Results, errors, requests and
+/// tokens stay raw JSON, byte for byte.
 struct Stored<'a> {
-    #[serde(rename = "v")]
     version: u64,
-    id: &'a str,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    context: Option<&'a str>,
-    kind: &'a str,
-    dialect: &'a str,
-    status: &'a str,
-    #[serde(rename = "statusMessage", default, skip_serializing_if = "Option::is_none")]
-    status_message: Option<String>,
-    #[serde(rename = "createdAt")]
+    id: Cow<'a, str>,
+    context: Option<Cow<'a, str>>,
+    kind: Cow<'a, str>,
+    dialect: Cow<'a, str>,
+    status: Cow<'a, str>,
+    status_message: Option<Cow<'a, str>>,
     created_at: u64,
-    #[serde(rename = "updatedAt")]
     updated_at: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     ttl: Option<u64>,
-    #[serde(rename = "pollInterval", default, skip_serializing_if = "Option::is_none")]
     poll_interval: Option<u64>,
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    result: Option<&'a RawValue>,
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    error: Option<&'a RawValue>,
-    #[serde(rename = "progressToken", default, borrow, skip_serializing_if = "Option::is_none")]
-    progress_token: Option<&'a RawValue>,
-    #[serde(rename = "requestsSent", default)]
+    result: Option<Json<'a>>,
+    error: Option<Json<'a>>,
+    progress_token: Option<Json<'a>>,
     requests_sent: u32,
-    #[serde(default, borrow, skip_serializing_if = "Vec::is_empty")]
-    inputs: Vec<StoredInput<'a>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    lease: Option<StoredLease>,
-    /// The input kinds the requestor declared (capability paths, e.g.
-    /// `"elicitation.form"`). Absent: no declaration reached the engine
-    /// (and in records written before it was kept).
-    #[serde(rename = "inputCapabilities", default, borrow, skip_serializing_if = "Option::is_none")]
+    /// Unanswered requests: (raw JSON id, request).
+    inputs: Vec<(String, Json<'a>)>,
+    /// (owner, until).
+    lease: Option<(String, u64)>,
+    /// The input kinds the requestor declared (capability paths, e.g. `"elicitation.form"`).
+    /// Absent: no declaration reached the engine (and in records written before it was kept).
     input_capabilities: Option<Vec<Cow<'a, str>>>,
 }
 
-#[derive(Serialize, Deserialize)]
-struct StoredInput<'a> {
-    /// Raw JSON id of the request.
-    id: String,
-    #[serde(borrow)]
-    request: &'a RawValue,
+/// The record's members, in the order they are written.
+const RECORD_KEYS: [&str; 18] = [
+    "v",
+    "id",
+    "context",
+    "kind",
+    "dialect",
+    "status",
+    "statusMessage",
+    "createdAt",
+    "updatedAt",
+    "ttl",
+    "pollInterval",
+    "result",
+    "error",
+    "progressToken",
+    "requestsSent",
+    "inputs",
+    "lease",
+    "inputCapabilities",
+];
+
+/// A member that may be absent or `null`.
+fn present(value: Option<Json<'_>>) -> Option<Json<'_>> {
+    value.filter(|v| v.get() != "null")
 }
 
-#[derive(Serialize, Deserialize)]
-struct StoredLease {
-    owner: String,
-    until: u64,
+fn required<'a>(value: Option<Json<'a>>, key: &str) -> Result<Json<'a>, String> {
+    value.ok_or_else(|| format!("missing field `{key}`"))
+}
+
+fn text<'a>(value: Json<'a>, key: &str) -> Result<Cow<'a, str>, String> {
+    string_value(value.get()).ok_or_else(|| format!("`{key}` must be a string"))
+}
+
+fn number<T: std::str::FromStr>(value: Json<'_>, key: &str) -> Result<T, String> {
+    integer(value.get()).ok_or_else(|| format!("`{key}` must be a non-negative integer"))
+}
+
+impl<'a> Stored<'a> {
+    fn read(record: &'a str) -> Result<Stored<'a>, String> {
+        let value = Json::parse(record).map_err(|e| e.to_string())?;
+        let [v, id, context, kind, dialect, status, status_message, created_at, updated_at, ttl, poll_interval, result, error, token, sent, inputs, lease, caps] =
+            members(value, RECORD_KEYS)?;
+        let mut stored_inputs = Vec::new();
+        if let Some(list) = present(inputs) {
+            let mut bad = None;
+            each_item(list.get(), &mut |item| {
+                let read = members(Json::trusted(item), ["id", "request"]).and_then(|[id, request]| {
+                    Ok((text(required(id, "inputs[].id")?, "inputs[].id")?.into_owned(), required(request, "inputs[].request")?))
+                });
+                match read {
+                    Ok(input) => stored_inputs.push(input),
+                    Err(e) => bad = Some(e),
+                }
+            })
+            .ok_or("`inputs` must be an array")?;
+            if let Some(e) = bad {
+                return Err(e);
+            }
+        }
+        let lease = match present(lease) {
+            None => None,
+            Some(l) => {
+                let [owner, until] = members(l, ["owner", "until"])?;
+                Some((
+                    text(required(owner, "lease.owner")?, "lease.owner")?.into_owned(),
+                    number(required(until, "lease.until")?, "lease.until")?,
+                ))
+            }
+        };
+        let input_capabilities = match present(caps) {
+            None => None,
+            Some(list) => {
+                let mut names = Some(Vec::new());
+                each_item(list.get(), &mut |item| match (string_value(item), names.as_mut()) {
+                    (Some(name), Some(all)) => all.push(name),
+                    _ => names = None,
+                })
+                .ok_or("`inputCapabilities` must be an array")?;
+                Some(names.ok_or("`inputCapabilities` must be an array of strings")?)
+            }
+        };
+        Ok(Stored {
+            version: number(required(v, "v")?, "v")?,
+            id: text(required(id, "id")?, "id")?,
+            context: present(context).map(|c| text(c, "context")).transpose()?,
+            kind: text(required(kind, "kind")?, "kind")?,
+            dialect: text(required(dialect, "dialect")?, "dialect")?,
+            status: text(required(status, "status")?, "status")?,
+            status_message: present(status_message).map(|m| text(m, "statusMessage")).transpose()?,
+            created_at: number(required(created_at, "createdAt")?, "createdAt")?,
+            updated_at: number(required(updated_at, "updatedAt")?, "updatedAt")?,
+            ttl: present(ttl).map(|t| number(t, "ttl")).transpose()?,
+            poll_interval: present(poll_interval).map(|p| number(p, "pollInterval")).transpose()?,
+            result: present(result),
+            error: present(error),
+            progress_token: present(token),
+            requests_sent: sent.map_or(Ok(0), |s| number(s, "requestsSent"))?,
+            inputs: stored_inputs,
+            lease,
+            input_capabilities,
+        })
+    }
 }
 
 fn dialect_name(d: Dialect) -> &'static str {
     d.protocol_version()
 }
 
-/// A record made from a task and its unanswered requests.
-fn raw(s: &str) -> Option<&RawValue> {
-    serde_json::from_str::<&RawValue>(s).ok()
+/// `,"key":`
+fn push_key(out: &mut String, key: &str) {
+    out.push(',');
+    push_json_string(out, key);
+    out.push(':');
 }
 
+/// A record made from a task and its unanswered requests (raw parts that are not valid JSON are
+/// left out).
 pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest]) -> String {
-    let (result, error) = match &t.outcome {
-        Some(Outcome::Result(r)) => (raw(r), None),
-        Some(Outcome::Error(e)) => (None, raw(e)),
-        None => (None, None),
+    let raw = |s: &str| Json::parse(s).ok().map(|v| v.get().to_owned());
+    let mut out = String::with_capacity(256 + t.outcome.as_ref().map_or(0, |o| o.json().len()));
+    out.push_str("{\"v\":");
+    push_u64(&mut out, t.version);
+    push_key(&mut out, "id");
+    push_json_string(&mut out, &t.id);
+    if let Some(context) = t.context() {
+        push_key(&mut out, "context");
+        push_json_string(&mut out, context);
+    }
+    push_key(&mut out, "kind");
+    push_json_string(&mut out, t.kind.method().unwrap_or("other"));
+    push_key(&mut out, "dialect");
+    push_json_string(&mut out, dialect_name(t.dialect));
+    push_key(&mut out, "status");
+    push_json_string(&mut out, t.status.as_str());
+    if let Some(message) = t.status_message.as_deref() {
+        push_key(&mut out, "statusMessage");
+        push_json_string(&mut out, message);
+    }
+    push_key(&mut out, "createdAt");
+    push_u64(&mut out, t.created_at);
+    push_key(&mut out, "updatedAt");
+    push_u64(&mut out, t.updated_at);
+    for (key, ms) in [("ttl", t.ttl.get()), ("pollInterval", t.poll_interval.get())] {
+        if let Some(ms) = ms {
+            push_key(&mut out, key);
+            push_u64(&mut out, ms);
+        }
+    }
+    let (key, outcome) = match &t.outcome {
+        Some(Outcome::Result(r)) => ("result", raw(r)),
+        Some(Outcome::Error(e)) => ("error", raw(e)),
+        None => ("result", None),
     };
-    let inputs = inputs.iter().filter_map(|p| Some(StoredInput { id: p.id.clone(), request: raw(&p.request)? })).collect();
-    let stored = Stored {
-        version: t.version,
-        id: &t.id,
-        context: t.context(),
-        kind: t.kind.method().unwrap_or("other"),
-        dialect: dialect_name(t.dialect),
-        status: t.status.as_str(),
-        status_message: t.status_message.as_deref().map(str::to_owned),
-        created_at: t.created_at,
-        updated_at: t.updated_at,
-        ttl: t.ttl.get(),
-        poll_interval: t.poll_interval.get(),
-        result,
-        error,
-        progress_token: t.progress_token.as_deref().and_then(raw),
-        requests_sent: t.requests_sent,
-        inputs,
-        lease: t.lease.as_ref().map(|l| StoredLease { owner: l.owner.to_string(), until: l.until }),
-        input_capabilities: t.input_capabilities.is_declared().then(|| t.input_capabilities.names().map(Cow::Borrowed).collect()),
-    };
-    serde_json::to_string(&stored).unwrap_or_default()
+    for (key, value) in [(key, outcome), ("progressToken", t.progress_token.as_deref().and_then(raw))] {
+        if let Some(value) = value {
+            push_key(&mut out, key);
+            out.push_str(&value);
+        }
+    }
+    push_key(&mut out, "requestsSent");
+    push_u64(&mut out, u64::from(t.requests_sent));
+    let inputs: Vec<_> = inputs.iter().filter_map(|p| Some((&p.id, raw(&p.request)?))).collect();
+    if !inputs.is_empty() {
+        push_key(&mut out, "inputs");
+        out.push('[');
+        for (i, (id, request)) in inputs.iter().enumerate() {
+            out.push_str(if i == 0 { "{\"id\":" } else { ",{\"id\":" });
+            push_json_string(&mut out, id);
+            out.push_str(",\"request\":");
+            out.push_str(request);
+            out.push('}');
+        }
+        out.push(']');
+    }
+    if let Some(lease) = &t.lease {
+        push_key(&mut out, "lease");
+        out.push_str("{\"owner\":");
+        push_json_string(&mut out, &lease.owner);
+        out.push_str(",\"until\":");
+        push_u64(&mut out, lease.until);
+        out.push('}');
+    }
+    if t.input_capabilities.is_declared() {
+        push_key(&mut out, "inputCapabilities");
+        out.push('[');
+        for (i, name) in t.input_capabilities.names().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_json_string(&mut out, name);
+        }
+        out.push(']');
+    }
+    out.push('}');
+    out
 }
 
 fn bad_record(why: impl std::fmt::Display) -> HostError {
@@ -198,9 +329,11 @@ impl Engine {
 
     /// Restores every record of a [`snapshot`](Self::snapshot). Returns how many.
     pub fn restore_snapshot(&mut self, snapshot: &str) -> Result<usize, HostError> {
-        let records: Vec<&RawValue> = serde_json::from_str(snapshot).map_err(bad_record)?;
+        let snapshot = Json::parse(snapshot).map_err(bad_record)?;
+        let mut records = Vec::new();
+        each_item(snapshot.get(), &mut |r| records.push(r)).ok_or_else(|| bad_record("a snapshot is an array of records"))?;
         for r in &records {
-            self.restore(r.get())?;
+            self.restore(r)?;
         }
         Ok(records.len())
     }
@@ -226,8 +359,7 @@ impl Engine {
     /// assert_eq!(b.get_task("t1", Some("s")).unwrap().status, mcp_task_core::TaskStatus::Failed);
     /// ```
     pub fn restore(&mut self, record: &str) -> Result<(), HostError> {
-        let s: Stored<'_> = serde_json::from_str(record).map_err(bad_record)?;
-        self.restore_record(s)
+        self.restore_record(Stored::read(record).map_err(bad_record)?)
     }
 
     /// Restores what the store holds under task `task_id`'s key, as its storage
@@ -272,7 +404,7 @@ impl Engine {
             let why = format!("the key does not hold a task record (the storage found {})", version.unwrap_or("something else"));
             return self.damaged(task_id, why, version, None);
         };
-        let s: Stored<'_> = match serde_json::from_str(record) {
+        let s = match Stored::read(record) {
             Ok(s) => s,
             Err(e) => return self.damaged(task_id, format!("the record is not a task record ({e})"), version, None),
         };
@@ -281,7 +413,7 @@ impl Engine {
             return self.damaged(task_id, format!("the key holds the record of task '{}'", s.id), version, Some(stored_version));
         }
         if let Some(v) = version.filter(|v| v.parse::<u64>().ok() != Some(stored_version)) {
-            let why = format!("the stored version {v:?} does not match the record's version {stored_version}");
+            let why = format!("the stored version {} does not match the record's version {stored_version}", json_string(v));
             return self.damaged(task_id, why, version, Some(stored_version));
         }
         match self.restore_record(s) {
@@ -341,14 +473,14 @@ impl Engine {
 
     fn restore_record(&mut self, s: Stored<'_>) -> Result<(), HostError> {
         let now = self.tick();
-        let status = TaskStatus::parse(s.status).ok_or_else(|| bad_record(format!("status {}", s.status)))?;
-        let dialect = Dialect::of_version(s.dialect);
+        let status = TaskStatus::parse(&s.status).ok_or_else(|| bad_record(format!("status {}", s.status)))?;
+        let dialect = Dialect::of_version(&s.dialect);
         let outcome = match (s.result, s.error) {
             (Some(r), _) => Some(Outcome::Result(r.get().to_owned())),
             (None, Some(e)) => Some(Outcome::Error(e.get().to_owned())),
             (None, None) => None,
         };
-        let id: Arc<str> = Arc::from(s.id);
+        let id: Arc<str> = Arc::from(s.id.as_ref());
         let before = self.table.get(&id).map(|t| (t.status, t.version, t.lease.as_ref().is_some_and(|l| self.owns(l))));
         if let Some((_, version, _)) = before {
             if version > s.version {
@@ -356,14 +488,14 @@ impl Engine {
                 return Ok(());
             }
         }
-        self.journal.retain(|(j, _)| j != s.id);
+        self.journal.retain(|(j, _)| *j != s.id);
         let record = TaskRecord {
             id: id.clone(),
             seq: 0,
-            context: s.context.map(Arc::from),
-            kind: RequestKind::from_method(s.kind),
+            context: s.context.as_deref().map(Arc::from),
+            kind: RequestKind::from_method(&s.kind),
             status,
-            status_message: s.status_message.map(String::into_boxed_str),
+            status_message: s.status_message.map(|m| m.into_owned().into_boxed_str()),
             created_at: s.created_at,
             updated_at: s.updated_at,
             ttl: OptionalMs::new(s.ttl),
@@ -377,11 +509,11 @@ impl Engine {
                 .as_ref()
                 .map_or(InputCapabilities::UNDECLARED, |names| InputCapabilities::from_names(names.iter().map(|n| n.as_ref()))),
             version: s.version,
-            lease: s.lease.map(|l| Box::new(Lease { owner: l.owner.into_boxed_str(), until: l.until })),
+            lease: s.lease.map(|(owner, until)| Box::new(Lease { owner: owner.into_boxed_str(), until })),
         };
         let lease = record.lease.clone();
         self.table.put_restored(record);
-        let inputs = s.inputs.into_iter().map(|i| PendingRequest { id: i.id, request: i.request.get().to_owned() }).collect();
+        let inputs = s.inputs.into_iter().map(|(id, request)| PendingRequest { id, request: request.get().to_owned() }).collect();
         self.channels.replace_pending(&id, inputs, dialect == Dialect::Legacy);
         if let Some(lease) = lease.filter(|_| !status.is_terminal()) {
             self.watch_lease(&id, &lease);

@@ -6,28 +6,11 @@ use crate::core::table::{MoveRefusal, TaskRecord};
 use crate::core::{Outcome, RequestKind, TaskStatus};
 use crate::error::HostError;
 use crate::output::Event;
-use crate::protocol::jsonrpc::{first_byte, json_string, present};
+use crate::protocol::json::{integer, Json};
+use crate::protocol::jsonrpc::{first_byte, json_string, members, string_value};
 use crate::protocol::raw_id::RawId;
 use crate::protocol::{client_capabilities, input_request, related_task_value, RELATED_TASK};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::fmt::Write;
-
-#[derive(Deserialize)]
-struct ResultProbe<'a> {
-    #[serde(rename = "isError", default, borrow, deserialize_with = "present")]
-    is_error: Option<&'a RawValue>,
-    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
-    meta: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct ErrorProbe<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    code: Option<&'a RawValue>,
-    #[serde(default)]
-    message: Option<String>,
-}
 
 pub(super) fn refusal(task_id: &str, r: MoveRefusal) -> HostError {
     let task_id = task_id.to_owned();
@@ -39,13 +22,15 @@ pub(super) fn refusal(task_id: &str, r: MoveRefusal) -> HostError {
     }
 }
 
-/// Writes a JSON number; integers without a fraction. (serde_json's float
-/// writer, not `Display`, which would pull core's float formatting into the wasm.)
+/// Writes a JSON number; integers without a fraction. (zmij, serde_json's float writer, not
+/// `Display`, which would pull core's float formatting into the wasm.)
 fn write_number(out: &mut String, n: f64) {
     if n.fract() == 0.0 && n.abs() < 9.0e15 {
         let _ = write!(out, "{}", n as i64);
+    } else if n.is_finite() {
+        out.push_str(zmij::Buffer::new().format_finite(n));
     } else {
-        out.push_str(&serde_json::to_string(&n).unwrap_or_else(|_| "0".to_owned()));
+        out.push('0');
     }
 }
 
@@ -99,17 +84,17 @@ impl Engine {
         let t = self.running(task_id)?;
         let (kind, dialect) = (t.kind, t.dialect);
         self.check_size(result_json, "result")?;
-        let probe: ResultProbe<'_> = match first_byte(result_json) {
+        let [is_error, meta] = match first_byte(result_json) {
             Some(b'{') => {
-                serde_json::from_str(result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?
+                let result = Json::parse(result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?;
+                members(result, ["isError", "_meta"]).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?
             }
             _ => return Err(HostError::invalid("The result must be a JSON object, such as a CallToolResult")),
         };
-        if probe.meta.is_some_and(|m| first_byte(m.get()) != Some(b'{')) {
+        if meta.is_some_and(|m| m.kind() != b'{') {
             return Err(HostError::invalid("The result's _meta must be an object"));
         }
-        let tool_error =
-            kind == RequestKind::ToolsCall && dialect.tool_error_fails_task() && probe.is_error.is_some_and(|v| v.get() == "true");
+        let tool_error = kind == RequestKind::ToolsCall && dialect.tool_error_fails_task() && is_error.is_some_and(|v| v.get() == "true");
         let (status, message) = if let Some(status) = status {
             (status, (status == TaskStatus::Failed).then(|| "The request failed".to_owned()))
         } else if tool_error {
@@ -131,10 +116,10 @@ impl Engine {
         if first_byte(error_json) != Some(b'{') {
             return Err(bad());
         }
-        let probe: ErrorProbe<'_> = serde_json::from_str(error_json).map_err(|_| bad())?;
-        let code_ok = probe.code.is_some_and(|c| serde_json::from_str::<i64>(c.get()).is_ok());
-        let Some(message) = probe.message.filter(|_| code_ok) else { return Err(bad()) };
-        self.finish(task_id, TaskStatus::Failed, Some(message), Outcome::Error(error_json.to_owned()), now)?;
+        let [code, message] = Json::parse(error_json).ok().and_then(|e| members(e, ["code", "message"]).ok()).ok_or_else(bad)?;
+        let code_ok = code.is_some_and(|c| integer::<i64>(c.get()).is_some());
+        let Some(message) = message.and_then(|m| string_value(m.get())).filter(|_| code_ok) else { return Err(bad()) };
+        self.finish(task_id, TaskStatus::Failed, Some(message.into_owned()), Outcome::Error(error_json.to_owned()), now)?;
         self.live(task_id).map(TaskRecord::snapshot)
     }
 

@@ -7,11 +7,10 @@ use crate::core::quota::QuotaKey;
 use crate::core::table::{CreateRefusal, NewTask};
 use crate::core::{InputCapabilities, RequestKind, TaskStatus};
 use crate::output::Event;
+use crate::protocol::json::Json;
 use crate::protocol::jsonrpc::{self, json_string, RpcError, INTERNAL_ERROR, LIMIT_EXCEEDED};
 use crate::protocol::TtlRequest;
 use crate::protocol::{self, Codec, Dialect, Env, ListPage, Negotiation, OutcomeResponse, TaskRequest};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 
 /// What a new task is asked for, by a peer or by the host.
@@ -48,12 +47,6 @@ impl From<Result<String, RpcError>> for Reply {
     }
 }
 
-#[derive(Deserialize)]
-struct CancelledParams<'a> {
-    #[serde(rename = "requestId", default, borrow, deserialize_with = "jsonrpc::present")]
-    request_id: Option<&'a RawValue>,
-}
-
 impl Engine {
     /// A request from the peer: its dialect reads it, the engine carries it
     /// out the same way for every dialect, the dialect writes the answer.
@@ -61,7 +54,7 @@ impl Engine {
         &mut self,
         id: &str,
         method: &str,
-        params: Option<&RawValue>,
+        params: Option<Json<'_>>,
         message: &str,
         inbound: &Inbound<'_>,
         now: u64,
@@ -276,10 +269,10 @@ impl Engine {
     }
 
     /// A `notifications/cancelled` for a waiting `tasks/result` stops the wait.
-    pub(super) fn on_request_cancelled(&mut self, params: Option<&RawValue>, context: Option<&str>) {
+    pub(super) fn on_request_cancelled(&mut self, params: Option<Json<'_>>, context: Option<&str>) {
         let Some(params) = params else { return };
-        let Ok(parsed) = serde_json::from_str::<CancelledParams<'_>>(params.get()) else { return };
-        if let Some(request_id) = parsed.request_id {
+        let Ok([request_id]) = jsonrpc::members(params, ["requestId"]) else { return };
+        if let Some(request_id) = request_id {
             self.channels.drop_waiter(context, request_id.get());
         }
     }

@@ -8,11 +8,10 @@ use super::Engine;
 use crate::core::table::{CreateRefusal, Lookup};
 use crate::core::{Outcome, RequestKind, Task, TaskStatus};
 use crate::error::HostError;
-use crate::protocol::jsonrpc::{first_byte, present, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::protocol::json::Json;
+use crate::protocol::jsonrpc::{first_byte, members, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::Dialect;
 use crate::protocol::TtlRequest;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::fmt;
 
 /// One page of [`Engine::list_tasks`].
@@ -82,13 +81,6 @@ impl fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
-/// The `type` of a queued message (raw JSON), read without parsing the rest.
-#[derive(Deserialize)]
-struct QueuedProbe<'a> {
-    #[serde(rename = "type", default, borrow, deserialize_with = "present")]
-    kind: Option<&'a RawValue>,
-}
-
 impl Engine {
     /// Creates a task in `working` for a request the host runs itself, with the
     /// TTL policy applied. No [`Execute`](crate::Event::Execute) event is emitted.
@@ -139,8 +131,8 @@ impl Engine {
         // The token is pasted into notifications/progress as raw JSON: only a JSON string
         // or integer (what MCP allows) may pass.
         if let Some(token) = progress_token {
-            let valid = serde_json::from_str::<serde_json::Value>(token).is_ok_and(|v| v.is_string() || v.is_i64() || v.is_u64());
-            if !valid {
+            // The rule of a JSON-RPC id: a string or an integer.
+            if crate::RawId::parse(token).is_err() {
                 return Err(HostError::invalid(
                     "progressToken must be raw JSON of a string or an integer, e.g. \"\\\"tok-1\\\"\" or \"7\"",
                 ));
@@ -489,8 +481,8 @@ impl Engine {
         if first_byte(message_json) != Some(b'{') {
             return Err(bad());
         }
-        let probe: QueuedProbe<'_> = serde_json::from_str(message_json).map_err(|_| bad())?;
-        if !matches!(probe.kind.map(RawValue::get), Some(r#""request""# | r#""notification""# | r#""response""# | r#""error""#)) {
+        let [kind] = Json::parse(message_json).ok().and_then(|m| members(m, ["type"]).ok()).ok_or_else(bad)?;
+        if !matches!(kind.map(Json::get), Some(r#""request""# | r#""notification""# | r#""response""# | r#""error""#)) {
             return Err(bad());
         }
         let limit =

@@ -4,9 +4,9 @@
 //! elicitation and sampling pages say the same of modes (`form`, `url`) and of
 //! tool use in sampling (`sampling.tools`).
 
+use super::json::Json;
 use super::jsonrpc::{first_byte, member_values, string_value};
 use crate::core::InputCapabilities;
-use serde_json::value::RawValue;
 
 /// Whether a raw JSON value is an object.
 fn is_object(raw: Option<&str>) -> bool {
@@ -19,7 +19,7 @@ fn is_object(raw: Option<&str>) -> bool {
 pub(crate) fn declared(capabilities: &str) -> InputCapabilities {
     let mut caps = InputCapabilities::NONE;
     // The host's text may be anything; the scan below reads valid JSON only.
-    if first_byte(capabilities) != Some(b'{') || serde_json::from_str::<&RawValue>(capabilities).is_err() {
+    if first_byte(capabilities) != Some(b'{') || Json::parse(capabilities).is_err() {
         return caps;
     }
     let Some([elicitation, sampling, roots]) = member_values(capabilities, ["elicitation", "sampling", "roots"]) else { return caps };

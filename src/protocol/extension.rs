@@ -3,9 +3,10 @@
 //! `DetailedTask` with the outcome or `inputRequests` inlined, `tasks/update`,
 //! acknowledgements, `notifications/tasks` and the `Mcp-Name` check.
 
+use super::json::Json;
 use super::jsonrpc::{
-    as_str, each_member, first_byte, json_string, member_values, object_members, present, string_value, RpcError, INVALID_PARAMS,
-    METHOD_NOT_FOUND,
+    as_str, each_item, each_member, first_byte, json_string, member_values, members, object_members, string_value, RpcError,
+    INVALID_PARAMS, METHOD_NOT_FOUND,
 };
 use super::params::{params_object, task_id_param};
 use super::shapes::{InputRequest, TtlRequest};
@@ -14,8 +15,6 @@ use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
 use crate::core::{Outcome, TaskStatus, TaskView};
 use crate::core::{RequestKind, TaskSupport};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt::Write;
 
@@ -49,8 +48,8 @@ pub(crate) struct RequestMeta<'a> {
 }
 
 impl<'a> RequestMeta<'a> {
-    pub fn read(params: Option<&'a RawValue>) -> RequestMeta<'a> {
-        // A `RawValue` is valid JSON: the members are found by scanning, not parsed again.
+    pub fn read(params: Option<Json<'a>>) -> RequestMeta<'a> {
+        // `params` is valid JSON: the members are found by scanning, not parsed again.
         let mut out = RequestMeta::default();
         let Some(params) = params.filter(|p| first_byte(p.get()) == Some(b'{')) else { return out };
         // No `_` and no escape: no `_meta` key (most requests of the older dialect); skip the scan.
@@ -197,18 +196,12 @@ pub(crate) struct UpdateParams<'a> {
     pub responses: Vec<(Cow<'a, str>, &'a str)>,
 }
 
-#[derive(Deserialize)]
-struct UpdateProbe<'a> {
-    #[serde(rename = "inputResponses", default, borrow, deserialize_with = "present")]
-    input_responses: Option<&'a RawValue>,
-}
-
-pub(crate) fn update_params(params: Option<&RawValue>) -> Result<UpdateParams<'_>, RpcError> {
+pub(crate) fn update_params(params: Option<Json<'_>>) -> Result<UpdateParams<'_>, RpcError> {
     let p = params_object(params, "tasks/update", true)?.ok_or_else(|| RpcError::params("Invalid params: tasks/update requires params"))?;
-    let probe: UpdateProbe<'_> =
-        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for tasks/update: {e}")))?;
+    let [input_responses] =
+        members(p, ["inputResponses"]).map_err(|e| RpcError::params(format!("Invalid params for tasks/update: {e}")))?;
     let missing = || RpcError::params("Invalid params: tasks/update requires params.inputResponses (an object of answers by key)");
-    let raw = probe.input_responses.ok_or_else(missing)?;
+    let raw = input_responses.ok_or_else(missing)?;
     let members = object_members(raw.get()).ok_or_else(missing)?;
     let mut responses = Vec::with_capacity(members.len());
     for m in members {
@@ -233,30 +226,22 @@ pub(crate) fn mcp_name_matches(header: &str, task_id: &str) -> bool {
     }
 }
 
-#[derive(Deserialize)]
-struct ListenProbe<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    notifications: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct TaskIdsProbe {
-    #[serde(rename = "taskIds", default)]
-    task_ids: Option<Vec<String>>,
-}
-
-/// `params.notifications.taskIds` of a `subscriptions/listen` request.
-fn listen_task_ids(params: Option<&RawValue>) -> Option<Vec<String>> {
-    params
-        .and_then(|p| serde_json::from_str::<ListenProbe<'_>>(p.get()).ok())
-        .and_then(|p| p.notifications)
-        .and_then(|n| serde_json::from_str::<TaskIdsProbe>(n.get()).ok())
-        .and_then(|n| n.task_ids)
+/// `params.notifications.taskIds` of a `subscriptions/listen` request: an array of strings, or
+/// nothing (absent, `null`, or anything else unreadable).
+fn listen_task_ids(params: Option<Json<'_>>) -> Option<Vec<String>> {
+    let [notifications] = members(params?, ["notifications"]).ok()?;
+    let [task_ids] = members(notifications?, ["taskIds"]).ok()?;
+    let mut ids = Some(Vec::new());
+    each_item(task_ids?.get(), &mut |item| match (string_value(item), ids.as_mut()) {
+        (Some(id), Some(list)) => list.push(id.into_owned()),
+        _ => ids = None,
+    })?;
+    ids
 }
 
 /// The tasks a `subscriptions/listen` request asks to follow (none when it
 /// names none), or `-32021` when its client did not declare the extension.
-pub(crate) fn listened_tasks(params: Option<&RawValue>) -> Result<Vec<String>, RpcError> {
+pub(crate) fn listened_tasks(params: Option<Json<'_>>) -> Result<Vec<String>, RpcError> {
     let Some(wanted) = listen_task_ids(params) else { return Ok(Vec::new()) };
     if !RequestMeta::read(params).declares_tasks {
         return Err(not_declared("Task status notifications"));
@@ -267,12 +252,6 @@ pub(crate) fn listened_tasks(params: Option<&RawValue>) -> Result<Vec<String>, R
 /// The tasks extension's codec.
 pub(crate) struct Extension;
 
-#[derive(Deserialize)]
-struct NameProbe<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    name: Option<&'a RawValue>,
-}
-
 /// `-32021` for `what`, which needs the extension declared on the request.
 fn not_declared(what: &str) -> RpcError {
     missing_capability(&format!(
@@ -282,7 +261,7 @@ fn not_declared(what: &str) -> RpcError {
 }
 
 impl Codec for Extension {
-    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
+    fn decode<'a>(&self, method: &str, params: Option<Json<'a>>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
         match method {
             "tasks/get" | "tasks/update" | "tasks/cancel" => {
                 if !env.declares_tasks {
@@ -310,8 +289,8 @@ impl Codec for Extension {
             // The server decides, by the tool's policy and whether the client can take a task.
             "tools/call" if env.config.capabilities.tools_call => {
                 let name = params
-                    .and_then(|p| serde_json::from_str::<NameProbe<'_>>(p.get()).ok())
-                    .and_then(|p| p.name)
+                    .and_then(|p| members(p, ["name"]).ok())
+                    .and_then(|[name]| name)
                     .and_then(as_str)
                     .ok_or_else(|| RpcError::params("Invalid params: tools/call requires params.name (a string)"))?;
                 match ((env.tool)(&name), env.declares_tasks) {
@@ -355,7 +334,7 @@ impl Codec for Extension {
     }
 
     fn input_params(&self, params: &str, _task_id: &str) -> Option<String> {
-        serde_json::from_str::<serde::de::IgnoredAny>(params).ok().map(|_| params.to_owned())
+        Json::parse(params).ok().map(|_| params.to_owned())
     }
 }
 
@@ -466,8 +445,8 @@ impl super::RequestorCodec for Extension {
 mod tests {
     use super::*;
 
-    fn raw(s: &str) -> &RawValue {
-        serde_json::from_str(s).unwrap()
+    fn raw(s: &str) -> Json<'_> {
+        Json::parse(s).unwrap()
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -1,8 +1,7 @@
 //! JSON-RPC 2.0 envelopes: reading one message without copying its parts,
 //! writing responses by splicing raw JSON text, and the error codes.
 
-use serde::{Deserialize, Deserializer};
-use serde_json::value::RawValue;
+use super::json::{integer, string_text, Json};
 use std::borrow::Cow;
 
 /// Invalid JSON.
@@ -48,19 +47,19 @@ pub(crate) enum Incoming<'a> {
     Request {
         id: &'a str,
         method: Cow<'a, str>,
-        params: Option<&'a RawValue>,
+        params: Option<Json<'a>>,
     },
     Notification {
         method: Cow<'a, str>,
-        params: Option<&'a RawValue>,
+        params: Option<Json<'a>>,
     },
     Response {
         id: &'a str,
         /// Read by the requestor only: the receiver routes responses by id.
         #[cfg(feature = "requestor")]
-        result: Option<&'a RawValue>,
+        result: Option<Json<'a>>,
         #[cfg(feature = "requestor")]
-        error: Option<&'a RawValue>,
+        error: Option<Json<'a>>,
     },
 }
 
@@ -73,25 +72,33 @@ pub(crate) struct Rejected {
     pub limit_hit: bool,
 }
 
-/// Deserializes a field that is present (even as `null`) into `Some`.
-pub(crate) fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
-    <&'de RawValue>::deserialize(d).map(Some)
+/// The top-level members of a message (present even when `null`).
+#[derive(Default)]
+struct Envelope<'a> {
+    jsonrpc: Option<Json<'a>>,
+    id: Option<Json<'a>>,
+    method: Option<Json<'a>>,
+    params: Option<Json<'a>>,
+    result: Option<Json<'a>>,
+    error: Option<Json<'a>>,
 }
 
-#[derive(Deserialize)]
-struct Envelope<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    jsonrpc: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    id: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    method: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    params: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    result: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    error: Option<&'a RawValue>,
+/// Some members of a validated JSON object, by key, in the order of `keys`; a key given twice
+/// is an error that names it.
+pub(crate) fn members<'a, const N: usize>(object: Json<'a>, keys: [&str; N]) -> Result<[Option<Json<'a>>; N], String> {
+    let (mut found, mut duplicate) = ([None; N], None);
+    each_member(object.get(), &mut |m| {
+        if let Some(i) = keys.iter().position(|k| m.key == *k) {
+            if found[i].replace(Json::trusted(m.value)).is_some() {
+                duplicate = Some(i);
+            }
+        }
+    })
+    .ok_or_else(|| "expected an object".to_owned())?;
+    match duplicate {
+        Some(i) => Err(format!("duplicate field `{}`", keys[i])),
+        None => Ok(found),
+    }
 }
 
 /// How many `{` and `[` a text holds, eight bytes at a time (a byte loop was
@@ -137,8 +144,7 @@ pub(crate) fn nesting_depth(text: &str) -> usize {
 }
 
 /// A JSON string value, borrowed when it has no escapes.
-pub(crate) fn as_str(raw: &RawValue) -> Option<Cow<'_, str>> {
-    // A `RawValue` is valid JSON: a string is its quoted text.
+pub(crate) fn as_str(raw: Json<'_>) -> Option<Cow<'_, str>> {
     string_value(raw.get())
 }
 
@@ -148,7 +154,7 @@ pub(crate) fn first_byte(raw: &str) -> Option<u8> {
 }
 
 /// Whether a raw id is a JSON-RPC/MCP request id: a string or an integer.
-fn is_request_id(raw: &RawValue) -> bool {
+fn is_request_id(raw: Json<'_>) -> bool {
     match first_byte(raw.get()) {
         Some(b'"') => true,
         Some(b'-' | b'0'..=b'9') => {
@@ -156,8 +162,8 @@ fn is_request_id(raw: &RawValue) -> bool {
             let digits = text.strip_prefix('-').unwrap_or(text);
             // Up to 18 digits always fit an i64: no parse needed for the common ids.
             (digits.len() <= 18 && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-                || serde_json::from_str::<i64>(text).is_ok()
-                || serde_json::from_str::<u64>(text).is_ok()
+                || integer::<i64>(text).is_some()
+                || integer::<u64>(text).is_some()
         }
         _ => false,
     }
@@ -272,6 +278,30 @@ pub(crate) fn each_member<'a>(text: &'a str, each: &mut dyn FnMut(Member<'a>)) -
     }
 }
 
+/// Each item of a JSON array text, by the same scan as [`each_member`]; `None` when the text is
+/// not an array this scan can read.
+pub(crate) fn each_item<'a>(text: &'a str, each: &mut dyn FnMut(&'a str)) -> Option<()> {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'[') {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(());
+    }
+    loop {
+        let end = skip_value(b, i)?;
+        each(&text[i..end]);
+        i = skip_ws(b, end);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b']') => return Some(()),
+            _ => return None,
+        }
+    }
+}
+
 /// The raw values of some top-level members of a JSON object text, read by
 /// [`object_members`]' scan (no second parse: for text already validated as
 /// JSON). `None` when it is not an object, or when one of `keys` occurs twice
@@ -296,11 +326,7 @@ pub(crate) fn string_value(raw: &str) -> Option<Cow<'_, str>> {
 
 /// A JSON string literal's text, decoded (borrowed when it has no escapes).
 fn as_str_text(literal: &str) -> Option<Cow<'_, str>> {
-    let inner = literal.get(1..literal.len().checked_sub(1)?)?;
-    if !inner.contains('\\') {
-        return Some(Cow::Borrowed(inner));
-    }
-    serde_json::from_str::<String>(literal).ok().map(Cow::Owned)
+    string_text(literal)
 }
 
 /// What the top level of a message says about it, read without parsing the
@@ -326,7 +352,7 @@ pub(crate) fn peek(message: &str) -> Peek<'_> {
     let mut p = Peek::default();
     for m in object_members(message).unwrap_or_default() {
         match m.key.as_ref() {
-            "id" => p.id = serde_json::from_str::<&RawValue>(m.value).ok().filter(|id| is_request_id(id)).map(|_| m.value),
+            "id" => p.id = Json::parse(m.value).ok().filter(|id| is_request_id(*id)).map(|_| m.value),
             "method" => p.has_method = true,
             "result" | "error" => p.has_outcome = true,
             _ => {}
@@ -337,8 +363,8 @@ pub(crate) fn peek(message: &str) -> Peek<'_> {
 
 /// Reads one message, enforcing the size and depth limits first.
 pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result<Incoming<'_>, Rejected> {
-    let reject = |id: Option<&RawValue>, code, text: String| Rejected {
-        id: id.filter(|i| is_request_id(i)).map(|i| i.get().to_owned()),
+    let reject = |id: Option<Json<'_>>, code, text: String| Rejected {
+        id: id.filter(|i| is_request_id(*i)).map(|i| i.get().to_owned()),
         error: RpcError::new(code, text),
         limit_hit: false,
     };
@@ -354,22 +380,17 @@ pub(crate) fn parse(message: &str, max_bytes: usize, max_depth: usize) -> Result
         let text = format!("Message nested too deeply: depth {depth}, the limit is {max_depth}");
         return Err(Rejected { limit_hit: true, ..reject(None, INVALID_REQUEST, text) });
     }
-    if first_byte(message) != Some(b'{') {
-        // Not an object (serde would read an array as a struct): tell invalid JSON apart.
-        return Err(match serde_json::from_str::<serde::de::IgnoredAny>(message) {
-            Err(e) => reject(None, PARSE_ERROR, format!("Parse error: {e}")),
-            Ok(_) if first_byte(message) == Some(b'[') => {
-                reject(None, INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time".to_owned())
-            }
-            Ok(_) => reject(None, INVALID_REQUEST, "Invalid JSON-RPC message: expected a JSON object".to_owned()),
-        });
+    let value = Json::parse(message).map_err(|e| reject(None, PARSE_ERROR, format!("Parse error: {e}")))?;
+    match value.kind() {
+        b'{' => {}
+        b'[' => return Err(reject(None, INVALID_REQUEST, "Batches are not supported: send one JSON-RPC message at a time".to_owned())),
+        _ => return Err(reject(None, INVALID_REQUEST, "Invalid JSON-RPC message: expected a JSON object".to_owned())),
     }
-    let env: Envelope<'_> = match serde_json::from_str(message) {
-        Ok(env) => env,
-        Err(e) if e.is_data() => return Err(reject(None, INVALID_REQUEST, format!("Invalid JSON-RPC message: {e}"))),
-        Err(e) => return Err(reject(None, PARSE_ERROR, format!("Parse error: {e}"))),
+    let env = match members(value, ["jsonrpc", "id", "method", "params", "result", "error"]) {
+        Ok([jsonrpc, id, method, params, result, error]) => Envelope { jsonrpc, id, method, params, result, error },
+        Err(e) => return Err(reject(None, INVALID_REQUEST, format!("Invalid JSON-RPC message: {e}"))),
     };
-    if env.jsonrpc.map(RawValue::get) != Some("\"2.0\"") {
+    if env.jsonrpc.map(Json::get) != Some("\"2.0\"") {
         return Err(reject(env.id, INVALID_REQUEST, "Invalid JSON-RPC message: \"jsonrpc\" must be \"2.0\"".to_owned()));
     }
     if let Some(id) = env.id {
@@ -460,20 +481,40 @@ pub(crate) fn error_object(error: &RpcError) -> String {
 
 /// A JSON string literal.
 pub(crate) fn json_string(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+    let mut out = String::with_capacity(s.len() + 2);
+    push_json_string(&mut out, s);
+    out
 }
 
 /// Appends `s` as a JSON string literal, exactly as [`json_string`] writes it:
 /// copied as is when nothing in it needs escaping (no `"`, `\\` or control
 /// character), the common case of IDs and timestamps.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        out.push_str(&json_string(s));
+    out.push('"');
+    let mut rest = s;
+    // Escapes as serde_json writes them: the short forms, else `\u00XX` in lowercase hex.
+    while let Some(at) = rest.bytes().position(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(&rest[..at]);
+        let byte = rest.as_bytes()[at];
+        match byte {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(byte >> 4)]));
+                out.push(char::from(HEX[usize::from(byte & 0xf)]));
+            }
+        }
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
+    out.push('"');
 }
 
 /// Appends the decimal digits of `n`.
@@ -516,19 +557,13 @@ pub(crate) fn member<'a>(object: &'a str, key: &str) -> Option<&'a str> {
     object_members(object)?.into_iter().find(|m| m.key == key).map(|m| m.value)
 }
 
-#[derive(Deserialize)]
-struct MetaProbe<'a> {
-    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
-    meta: Option<&'a RawValue>,
-}
-
 /// Inserts `"key": value` into the `_meta` object of a JSON object text,
 /// creating `_meta` when absent and replacing the key when present. Every
 /// other member is kept byte for byte (numbers of any size included). `None`
 /// when `object` is not an object or its `_meta` is not one.
 pub(crate) fn with_meta_entry(object: &str, key: &str, value: &str) -> Option<String> {
-    let probe: MetaProbe<'_> = serde_json::from_str(object).ok()?;
-    put_meta_entry(object, probe.meta.map(RawValue::get), key, value)
+    let [meta] = members(Json::parse(object).ok()?, ["_meta"]).ok()?;
+    put_meta_entry(object, meta.map(Json::get), key, value)
 }
 
 /// [`with_meta_entry`] on text already validated as JSON (a stored result):

@@ -1,7 +1,8 @@
 //! The 2025-11-25 wire format of tasks: `task` params, `CreateTaskResult`,
 //! `Task` objects, `tasks/*` params and notifications.
 
-use super::jsonrpc::{as_str, first_byte, json_string, present, with_meta_entry, RpcError, METHOD_NOT_FOUND};
+use super::json::{float, integer, Json};
+use super::jsonrpc::{as_str, first_byte, json_string, members, with_meta_entry, RpcError, METHOD_NOT_FOUND};
 use super::params::params_object;
 pub(crate) use super::params::task_id_param;
 pub use super::shapes::RELATED_TASK;
@@ -11,8 +12,6 @@ use super::{Codec, Env, TaskRequest};
 use crate::config::Config;
 use crate::core::TaskView;
 use crate::core::{Outcome, RequestKind, TaskSupport};
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt::Write;
 
@@ -132,18 +131,11 @@ fn lists_for(config: &Config, context: Option<&str>) -> bool {
     config.capabilities.list && config.context_binding && context.is_some()
 }
 
-#[derive(Deserialize)]
-struct CursorParams<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    cursor: Option<&'a RawValue>,
-}
-
 /// `params.cursor` of `tasks/list` (absent when there are no params).
-fn cursor_param(params: Option<&RawValue>) -> Result<Option<Cow<'_, str>>, RpcError> {
+fn cursor_param(params: Option<Json<'_>>) -> Result<Option<Cow<'_, str>>, RpcError> {
     let Some(p) = params_object(params, "tasks/list", false)? else { return Ok(None) };
-    let parsed: CursorParams<'_> =
-        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for tasks/list: {e}")))?;
-    match parsed.cursor {
+    let [cursor] = members(p, ["cursor"]).map_err(|e| RpcError::params(format!("Invalid params for tasks/list: {e}")))?;
+    match cursor {
         None => Ok(None),
         Some(raw) => as_str(raw).map(Some).ok_or_else(|| RpcError::params("Invalid params: tasks/list params.cursor must be a string")),
     }
@@ -157,54 +149,32 @@ pub(crate) struct Augmentation<'a> {
     /// `params.name` of a `tools/call`.
     pub tool_name: Option<Cow<'a, str>>,
     /// `params._meta.progressToken`, raw.
-    pub progress_token: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct AugmentableParams<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    task: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
-    name: Option<&'a RawValue>,
-    #[serde(rename = "_meta", default, borrow, deserialize_with = "present")]
-    meta: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct TaskParam<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
-    ttl: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct RequestMeta<'a> {
-    #[serde(rename = "progressToken", default, borrow, deserialize_with = "present")]
-    progress_token: Option<&'a RawValue>,
+    pub progress_token: Option<Json<'a>>,
 }
 
 /// Reads `params.task`, `params.name` and `params._meta.progressToken`.
-pub(crate) fn augmentation<'a>(params: Option<&'a RawValue>, method: &str) -> Result<Augmentation<'a>, RpcError> {
+pub(crate) fn augmentation<'a>(params: Option<Json<'a>>, method: &str) -> Result<Augmentation<'a>, RpcError> {
     let empty = Augmentation { task: None, tool_name: None, progress_token: None };
     let Some(p) = params else { return Ok(empty) };
     if first_byte(p.get()) != Some(b'{') {
         return Err(RpcError::params(format!("Invalid params: {method} params must be an object")));
     }
-    let parsed: AugmentableParams<'a> =
-        serde_json::from_str(p.get()).map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
-    let task = match parsed.task {
+    let [task, name, meta] =
+        members(p, ["task", "name", "_meta"]).map_err(|e| RpcError::params(format!("Invalid params for {method}: {e}")))?;
+    let task = match task {
         None => None,
         Some(raw) if raw.get() == "null" => None,
         Some(raw) => Some(ttl_request(raw)?),
     };
-    let tool_name = match parsed.name {
+    let tool_name = match name {
         None => None,
         Some(raw) => Some(as_str(raw).ok_or_else(|| RpcError::params("Invalid params: tools/call params.name must be a string"))?),
     };
-    let progress_token = match parsed.meta {
+    let progress_token = match meta {
         Some(meta) if first_byte(meta.get()) == Some(b'{') => {
-            let m: RequestMeta<'a> = serde_json::from_str(meta.get())
+            let [token] = members(meta, ["progressToken"])
                 .map_err(|e| RpcError::params(format!("Invalid params for {method}: params._meta: {e}")))?;
-            match m.progress_token {
+            match token {
                 Some(t) if matches!(first_byte(t.get()), Some(b'"' | b'-' | b'0'..=b'9')) => Some(t),
                 Some(_) => return Err(RpcError::params("Invalid params: params._meta.progressToken must be a string or a number")),
                 None => None,
@@ -218,13 +188,12 @@ pub(crate) fn augmentation<'a>(params: Option<&'a RawValue>, method: &str) -> Re
     Ok(Augmentation { task, tool_name, progress_token })
 }
 
-fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
+fn ttl_request(task: Json<'_>) -> Result<TtlRequest, RpcError> {
     if first_byte(task.get()) != Some(b'{') {
         return Err(RpcError::params("Invalid params: params.task must be an object such as {\"ttl\": 60000}"));
     }
-    let parsed: TaskParam<'_> =
-        serde_json::from_str(task.get()).map_err(|e| RpcError::params(format!("Invalid params: params.task: {e}")))?;
-    let Some(ttl) = parsed.ttl else { return Ok(TtlRequest::Default) };
+    let [ttl] = members(task, ["ttl"]).map_err(|e| RpcError::params(format!("Invalid params: params.task: {e}")))?;
+    let Some(ttl) = ttl else { return Ok(TtlRequest::Default) };
     if ttl.get() == "null" {
         return Ok(TtlRequest::Unlimited);
     }
@@ -234,7 +203,7 @@ fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
             ttl.get()
         ))
     };
-    if let Ok(ms) = serde_json::from_str::<u64>(ttl.get()) {
+    if let Some(ms) = integer::<u64>(ttl.get()) {
         return Ok(TtlRequest::Ms(ms));
     }
     // 60000.0 and 6e4 are integers in JSON's sense; anything fractional or
@@ -246,15 +215,15 @@ fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
     }
     let mantissa = text.split(['e', 'E']).next().unwrap_or_default();
     let nonzero = mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b));
-    match serde_json::from_str::<f64>(text) {
-        Ok(f) if f.fract() != 0.0 => Err(bad()),
+    match float(text) {
+        Some(f) if f.fract() != 0.0 => Err(bad()),
         // A non-zero mantissa that reads as 0 underflowed: a tiny fraction.
-        Ok(f) if f == 0.0 && nonzero => Err(bad()),
-        Ok(_) if negative && nonzero => Err(bad()),
-        Ok(f) => Ok(TtlRequest::Ms(f as u64)),
+        Some(f) if f == 0.0 && nonzero => Err(bad()),
+        Some(_) if negative && nonzero => Err(bad()),
+        Some(f) => Ok(TtlRequest::Ms(f as u64)),
         // Past f64's range: a huge integer (or a huge negative one).
-        Err(_) if !negative => Ok(TtlRequest::Ms(u64::MAX)),
-        Err(_) => Err(bad()),
+        None if !negative => Ok(TtlRequest::Ms(u64::MAX)),
+        None => Err(bad()),
     }
 }
 
@@ -262,7 +231,7 @@ fn ttl_request(task: &RawValue) -> Result<TtlRequest, RpcError> {
 pub(crate) struct Legacy;
 
 impl Codec for Legacy {
-    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
+    fn decode<'a>(&self, method: &str, params: Option<Json<'a>>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError> {
         let caps = &env.config.capabilities;
         let kind = match method {
             "tasks/get" => return Ok(TaskRequest::Get { task_id: task_id_param(params, method)? }),
@@ -385,8 +354,8 @@ impl super::RequestorCodec for Legacy {
 mod tests {
     use super::*;
 
-    fn raw(s: &str) -> &RawValue {
-        serde_json::from_str(s).unwrap()
+    fn raw(s: &str) -> Json<'_> {
+        Json::parse(s).unwrap()
     }
 
     #[cfg_attr(not(target_arch = "wasm32"), test)]

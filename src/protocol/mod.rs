@@ -11,6 +11,7 @@
 
 pub(crate) mod client_capabilities;
 pub mod extension;
+pub mod json;
 pub mod jsonrpc;
 pub mod legacy;
 pub(crate) mod params;
@@ -23,10 +24,10 @@ pub(crate) mod task_members;
 use crate::config::Config;
 pub use crate::core::Dialect;
 use crate::core::{InputCapabilities, Outcome, RequestKind, TaskSupport, TaskView};
+use json::Json;
 use jsonrpc::RpcError;
 #[cfg(feature = "requestor")]
 pub(crate) use requesting::{requestor_codec, Declaration, InputAnswer, ReadTask, RequestorCodec};
-use serde_json::value::RawValue;
 #[cfg(feature = "requestor")]
 pub(crate) use shapes::related_task_id;
 pub use shapes::TtlRequest;
@@ -119,7 +120,7 @@ pub(crate) struct Negotiation<'a> {
 impl<'a> Negotiation<'a> {
     /// Reads `params._meta`; `forced` is the dialect the host knows the
     /// request speaks (2025-11-25 then skips the read: it has no such `_meta`).
-    pub fn read(params: Option<&'a RawValue>, forced: Option<Dialect>) -> Self {
+    pub fn read(params: Option<Json<'a>>, forced: Option<Dialect>) -> Self {
         let meta = match forced {
             Some(Dialect::Legacy) => extension::RequestMeta::default(),
             _ => extension::RequestMeta::read(params),
@@ -150,7 +151,7 @@ impl<'a> Negotiation<'a> {
 /// The tasks a `subscriptions/listen` request (`params.notifications.taskIds`)
 /// asks to follow, none when it names none; `Err` when its client did not
 /// declare the tasks extension, the only dialect with such streams.
-pub(crate) fn listened_tasks(params: Option<&RawValue>) -> Result<Vec<String>, RpcError> {
+pub(crate) fn listened_tasks(params: Option<Json<'_>>) -> Result<Vec<String>, RpcError> {
     extension::listened_tasks(params)
 }
 
@@ -217,7 +218,7 @@ pub(crate) struct Env<'e> {
 /// Adding a dialect is one more implementation of this, in one more module.
 pub(crate) trait Codec {
     /// Reads one request; `Err` is the JSON-RPC error to answer with.
-    fn decode<'a>(&self, method: &str, params: Option<&'a RawValue>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError>;
+    fn decode<'a>(&self, method: &str, params: Option<Json<'a>>, env: &Env<'_>) -> Result<TaskRequest<'a>, RpcError>;
     /// The result that hands out a new task.
     fn created(&self, t: TaskView<'_>, config: &Config) -> String;
     /// The `tasks/get` result.

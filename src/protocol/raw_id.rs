@@ -2,8 +2,8 @@
 //! text of the id, so that `"7"` (a string) and `7` (a number) stay apart.
 
 use crate::error::HostError;
-use crate::protocol::jsonrpc::{first_byte, json_string};
-use serde_json::value::RawValue;
+use crate::protocol::json::{integer, string_text, Json};
+use crate::protocol::jsonrpc::json_string;
 use std::fmt;
 
 /// A JSON-RPC request id as raw JSON text: a JSON string (`"r1"` with its
@@ -26,9 +26,9 @@ impl RawId {
     /// Checks that `raw` is a JSON string or integer (surrounding whitespace is dropped).
     pub fn parse(raw: &str) -> Result<RawId, HostError> {
         let raw = raw.trim();
-        let valid = serde_json::from_str::<&RawValue>(raw).is_ok_and(|v| match first_byte(v.get()) {
-            Some(b'"') => serde_json::from_str::<String>(v.get()).is_ok(),
-            _ => serde_json::from_str::<i64>(v.get()).is_ok() || serde_json::from_str::<u64>(v.get()).is_ok(),
+        let valid = Json::parse(raw).is_ok_and(|v| match v.kind() {
+            b'"' => string_text(v.get()).is_some(),
+            _ => integer::<i64>(v.get()).is_some() || integer::<u64>(v.get()).is_some(),
         });
         if valid {
             Ok(RawId(raw.to_owned()))
@@ -57,7 +57,7 @@ impl RawId {
 
     /// The string inside a string id; `None` for an integer id.
     pub fn as_string_id(&self) -> Option<String> {
-        serde_json::from_str(&self.0).ok()
+        string_text(&self.0).map(|s| s.into_owned())
     }
 }
 

@@ -16,10 +16,10 @@ pub use view::TaskView;
 
 use crate::core::TaskStatus;
 use crate::error::HostError;
+use crate::protocol::json::Json;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
 use crate::protocol::{related_task_id, requestor_codec, Declaration, Dialect, InputAnswer, ReadTask, RequestorCodec};
 use crate::time::BoxedClock;
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -130,7 +130,7 @@ impl RequestorOutput {
             _ => return None,
         };
         let raw = jsonrpc::member(params?.get(), key)?;
-        serde_json::from_str::<String>(raw).ok()
+        crate::protocol::json::string_text(raw).map(|s| s.into_owned())
     }
 }
 
@@ -373,7 +373,7 @@ fn wants_result(status: TaskStatus) -> bool {
     status == TaskStatus::InputRequired || status.is_terminal()
 }
 
-fn error_code(error: &RawValue) -> Option<i64> {
+fn error_code(error: Json<'_>) -> Option<i64> {
     serde_json::from_str::<Value>(error.get()).ok()?.get("code")?.as_i64()
 }
 
@@ -507,18 +507,14 @@ impl Requestor {
         let not_object = || HostError::invalid("params must be a JSON object");
         let mut params = match params_json {
             None => "{}".to_owned(),
-            Some(p) if is_object(p) && serde_json::from_str::<serde::de::IgnoredAny>(p).is_ok() => p.to_owned(),
+            Some(p) if is_object(p) && Json::parse(p).is_ok() => p.to_owned(),
             Some(_) => return Err(not_object()),
         };
         let bad_meta = || HostError::invalid("params._meta must be an object");
         params = self.codec().call_params(&params, task, &self.declaration).map_err(HostError::invalid)?;
         if let Some(token) = progress_token {
-            let valid = serde_json::from_str::<&RawValue>(token).ok().is_some_and(|t| {
-                matches!(first_byte(t.get()), Some(b'"'))
-                    || serde_json::from_str::<i64>(t.get()).is_ok()
-                    || serde_json::from_str::<u64>(t.get()).is_ok()
-            });
-            if !valid {
+            // The rule of a JSON-RPC id: a string or an integer.
+            if crate::RawId::parse(token).is_err() {
                 return Err(HostError::invalid("progressToken must be raw JSON: a string or an integer"));
             }
             params = jsonrpc::with_meta_entry(&params, "progressToken", token.trim()).ok_or_else(bad_meta)?;
@@ -544,7 +540,7 @@ impl Requestor {
             .get(request_id)
             .cloned()
             .ok_or_else(|| HostError::invalid(format!("No open request from the receiver has id {request_id}")))?;
-        if !is_object(result_json) || serde_json::from_str::<serde::de::IgnoredAny>(result_json).is_err() {
+        if !is_object(result_json) || Json::parse(result_json).is_err() {
             return Err(HostError::invalid("The answer must be a JSON object"));
         }
         match self.codec().input_answer(request_id, &task_id, result_json, &self.declaration) {
@@ -573,7 +569,7 @@ impl Requestor {
                 "The tasks extension answers input requests with results only: answer with respond(), e.g. {\"action\":\"decline\"}",
             ));
         }
-        if !is_object(error_json) || serde_json::from_str::<serde::de::IgnoredAny>(error_json).is_err() {
+        if !is_object(error_json) || Json::parse(error_json).is_err() {
             return Err(HostError::invalid("The error must be a JSON-RPC error object"));
         }
         self.inputs.remove(request_id);
@@ -1002,7 +998,7 @@ impl Requestor {
         }
     }
 
-    fn on_notification(&mut self, method: &str, params: Option<&RawValue>, message: &str) {
+    fn on_notification(&mut self, method: &str, params: Option<Json<'_>>, message: &str) {
         let params: Option<Value> = params.and_then(|p| serde_json::from_str(p.get()).ok());
         match method {
             "notifications/tasks/status" => {
@@ -1070,7 +1066,7 @@ impl Requestor {
         }
     }
 
-    fn on_response(&mut self, id: &str, pending: Pending, result: Option<&RawValue>, error: Option<&RawValue>, message: &str) {
+    fn on_response(&mut self, id: &str, pending: Pending, result: Option<Json<'_>>, error: Option<Json<'_>>, message: &str) {
         let result_value: Option<Value> = result.and_then(|r| serde_json::from_str(r.get()).ok());
         match pending {
             Pending::Call { method, progress_token, augmented } => {
@@ -1257,7 +1253,7 @@ impl Requestor {
 }
 
 /// `params._meta["io.modelcontextprotocol/related-task"].taskId` of a request.
-fn related_task_of(params: &RawValue) -> Option<String> {
+fn related_task_of(params: Json<'_>) -> Option<String> {
     let v: Value = serde_json::from_str(params.get()).ok()?;
     related_task_id(&v).map(str::to_owned)
 }

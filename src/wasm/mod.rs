@@ -48,7 +48,15 @@ impl JsClock {
             },
         };
         if !ms.is_finite() || ms < 0.0 {
-            return Err(clock_error(&format!("options.now() returned {ms}, not a number of epoch milliseconds"), None));
+            // Not `{ms}`: float Display would put core's float formatting into the wasm.
+            let found = if ms.is_nan() {
+                "NaN"
+            } else if ms.is_infinite() {
+                "an infinite number"
+            } else {
+                "a negative number"
+            };
+            return Err(clock_error(&format!("options.now() returned {found}, not a number of epoch milliseconds"), None));
         }
         self.now.set(ms as u64);
         Ok(())
