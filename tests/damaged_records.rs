@@ -9,7 +9,7 @@
 mod common;
 use common::T0;
 use mcp_task_core::{
-    AuditAction, Config, Engine, Event, HostError, ManualClock, Outcome, Output, Persist, RequestKind, SequentialIds, StoreMode,
+    AuditAction, Config, Engine, Event, HostError, ManualClock, Outcome, Output, Persist, RequestKind, SequentialIds, StorageMode,
     TaskStatus, TtlRequest,
 };
 use serde_json::Value;
@@ -43,7 +43,7 @@ impl Store {
 
 fn engine(instance: &str, clock: &ManualClock, ids: &str, audit: bool) -> Engine {
     let config = Config {
-        store: Some(StoreMode { instance_id: instance.into(), lease_ms: 3_000 }),
+        storage: Some(StorageMode { instance_id: instance.into(), lease_ms: 3_000 }),
         poll_interval_ms: Some(1_000),
         audit,
         ..Config::default()
@@ -64,9 +64,9 @@ fn drain(e: &mut Engine, store: &mut Store) -> (Vec<Output>, Vec<String>) {
                     rest.retain(|o: &Output| !matches!(o, Output::Event(Event::Cancelled { task_id, .. }) if *task_id == p.task_id));
                     match found {
                         None => {
-                            e.forget_task(&p.task_id);
+                            e.storage().forget_task(&p.task_id);
                         }
-                        Some((version, record)) => match e.restore_stored(&p.task_id, record.as_deref(), Some(&version)) {
+                        Some((version, record)) => match e.storage().restore_stored(&p.task_id, record.as_deref(), Some(&version)) {
                             Ok(Some(detail)) => reports.push(detail),
                             Ok(None) => {}
                             Err(err) => panic!("a held task's damage: {err}"),
@@ -81,7 +81,7 @@ fn drain(e: &mut Engine, store: &mut Store) -> (Vec<Output>, Vec<String>) {
 }
 
 fn create(e: &mut Engine, store: &mut Store) -> String {
-    let id = e.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
+    let id = e.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap().task_id;
     drain(e, store);
     id
 }
@@ -91,9 +91,9 @@ fn cancelled(outs: &[Output], task_id: &str) -> bool {
 }
 
 fn corruption_error(e: &mut Engine, task_id: &str) -> Value {
-    let task = e.get_task(task_id, Some("s")).expect("the task");
+    let task = e.sdk_store().get_task(task_id, Some("s")).expect("the task");
     assert_eq!(task.status, TaskStatus::Failed);
-    let Some(Outcome::Error(error)) = e.get_outcome(task_id, Some("s")) else { panic!("no error outcome") };
+    let Some(Outcome::Error(error)) = e.sdk_store().get_task_result(task_id, Some("s")).ok().cloned() else { panic!("no error outcome") };
     let error: Value = serde_json::from_str(&error).unwrap();
     assert_eq!(error["code"], -32603, "{error}");
     assert!(error["message"].as_str().unwrap().contains("damaged"), "{error}");
@@ -124,7 +124,7 @@ fn a_garbage_version_under_a_running_task_fails_it_everywhere_and_stops_its_work
 
     // A fresh instance reads the same outcome.
     let mut b = engine("b", &clock, "u", false);
-    assert_eq!(b.restore_stored(&id, store.keys[&id].1.as_deref(), Some(&store.keys[&id].0)), Ok(None));
+    assert_eq!(b.storage().restore_stored(&id, store.keys[&id].1.as_deref(), Some(&store.keys[&id].0)), Ok(None));
     assert_eq!(corruption_error(&mut b, &id), error);
 }
 
@@ -163,10 +163,10 @@ fn another_tasks_record_under_a_key_replaces_the_local_copy_not_the_other_task()
     store.keys.insert(t1.clone(), copied.clone());
 
     // A read of t1 (the adapter loads before reading) finds t2's record there.
-    let detail = a.restore_stored(&t1, copied.1.as_deref(), Some(&copied.0)).unwrap().expect("damage");
+    let detail = a.storage().restore_stored(&t1, copied.1.as_deref(), Some(&copied.0)).unwrap().expect("damage");
     assert!(detail.contains(&format!("'{t2}'")), "{detail}");
     corruption_error(&mut a, &t1);
-    assert_eq!(a.get_task(&t2, Some("s")).unwrap().status, TaskStatus::Working, "t2 untouched");
+    assert_eq!(a.sdk_store().get_task(&t2, Some("s")).unwrap().status, TaskStatus::Working, "t2 untouched");
     let (outs, _) = drain(&mut a, &mut store);
     assert!(!cancelled(&outs, &t1), "a completed task runs nothing");
     assert_eq!(store.record(&t1)["id"], t1.as_str(), "the repair is t1's own record");
@@ -190,7 +190,7 @@ fn damage_under_a_task_not_held_is_a_server_side_error_and_restores_nothing() {
         (None, Some("type:string".to_owned())),
     ];
     for (record, version) in cases {
-        let err = b.restore_stored(&t1, record.as_deref(), version.as_deref()).unwrap_err();
+        let err = b.storage().restore_stored(&t1, record.as_deref(), version.as_deref()).unwrap_err();
         let HostError::DamagedRecord { task_id, detail } = &err else { panic!("{err:?}") };
         assert_eq!(task_id, &t1);
         assert_eq!(err.rpc_code(), -32603, "a server-side data problem, not the caller's mistake");
@@ -202,8 +202,8 @@ fn damage_under_a_task_not_held_is_a_server_side_error_and_restores_nothing() {
     assert_eq!(b.task_count(), 0, "nothing restored, not even the copied record's task");
     assert!(b.poll_output().is_none(), "nothing to write without a copy to write");
     // A sound record still restores.
-    assert_eq!(b.restore_stored(&t1, store.keys[&t1].1.as_deref(), Some(&store.keys[&t1].0)), Ok(None));
-    assert_eq!(b.get_task(&t1, Some("s")).unwrap().status, TaskStatus::Working);
+    assert_eq!(b.storage().restore_stored(&t1, store.keys[&t1].1.as_deref(), Some(&store.keys[&t1].0)), Ok(None));
+    assert_eq!(b.sdk_store().get_task(&t1, Some("s")).unwrap().status, TaskStatus::Working);
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -214,7 +214,7 @@ fn a_key_of_the_wrong_type_is_replaced_by_the_repair_and_audited() {
     let mut a = engine("a", &clock, "t", true);
     let id = create(&mut a, &mut store);
     store.keys.insert(id.clone(), ("type:list".into(), None));
-    a.restore_stored(&id, None, Some("type:list")).unwrap().expect("damage");
+    a.storage().restore_stored(&id, None, Some("type:list")).unwrap().expect("damage");
     let mut repair = None;
     let mut audit = None;
     while let Some(out) = a.poll_output() {
@@ -241,16 +241,16 @@ fn two_instances_that_repair_the_same_damage_agree() {
     let mut a = engine("a", &clock, "t", false);
     let id = create(&mut a, &mut store);
     let mut b = engine("b", &clock, "u", false);
-    b.restore_stored(&id, store.keys[&id].1.as_deref(), Some(&store.keys[&id].0)).unwrap();
+    b.storage().restore_stored(&id, store.keys[&id].1.as_deref(), Some(&store.keys[&id].0)).unwrap();
     store.keys.get_mut(&id).unwrap().0 = "??".into();
     for e in [&mut a, &mut b] {
         let (version, record) = store.keys[&id].clone();
-        let _ = e.restore_stored(&id, record.as_deref(), Some(&version));
+        let _ = e.storage().restore_stored(&id, record.as_deref(), Some(&version));
         drain(e, &mut store);
     }
     let stored = store.keys[&id].clone();
     for e in [&mut a, &mut b] {
-        assert_eq!(e.restore_stored(&id, stored.1.as_deref(), Some(&stored.0)), Ok(None));
-        assert_eq!(e.export_task(&id).as_deref(), stored.1.as_deref(), "every copy is the stored record");
+        assert_eq!(e.storage().restore_stored(&id, stored.1.as_deref(), Some(&stored.0)), Ok(None));
+        assert_eq!(e.storage().export_task(&id).as_deref(), stored.1.as_deref(), "every copy is the stored record");
     }
 }

@@ -7,7 +7,7 @@
 mod common;
 use common::*;
 use mcp_task_core::{
-    Config, Engine, Event, Inbound, ManualClock, Output, Persist, RequestKind, SequentialIds, StoreMode, TaskStatus, TaskSupport,
+    Config, Engine, Event, Inbound, ManualClock, Output, Persist, RequestKind, SequentialIds, StorageMode, TaskStatus, TaskSupport,
     TtlRequest,
 };
 use serde_json::{json, Value};
@@ -44,7 +44,7 @@ struct Node {
 
 fn node(instance: &str, clock: &ManualClock, ids: &str) -> Node {
     let config = Config {
-        store: Some(StoreMode { instance_id: instance.into(), lease_ms: 3_000 }),
+        storage: Some(StorageMode { instance_id: instance.into(), lease_ms: 3_000 }),
         poll_interval_ms: Some(1_000),
         ..Config::default()
     };
@@ -77,9 +77,9 @@ impl Node {
     /// Loads the store's copy of a task before acting on it (another instance may have changed it).
     fn load(&mut self, store: &Store, task_id: &str) {
         match store.records.get(task_id) {
-            Some((_, r)) => self.engine.restore(r).unwrap(),
+            Some((_, r)) => self.engine.storage().restore(r).unwrap(),
             None => {
-                self.engine.forget_task(task_id);
+                self.engine.storage().forget_task(task_id);
             }
         }
     }
@@ -142,14 +142,14 @@ fn a_restart_restores_every_acknowledged_task_and_fails_the_dead_workers_ones() 
 
     let mut b = node("boot-2", &clock, "u");
     for (_, record) in store.records.values() {
-        b.engine.restore(record).unwrap();
+        b.engine.storage().restore(record).unwrap();
     }
     assert_eq!(b.drain(&mut store).unwrap().len(), 0, "nothing to say while the leases last");
-    let get = |b: &mut Node, id: &str| b.engine.get_task(id, Some("s")).unwrap();
+    let get = |b: &mut Node, id: &str| b.engine.sdk_store().get_task(id, Some("s")).unwrap();
     assert_eq!(get(&mut b, "t1").status, TaskStatus::Working);
     assert_eq!(get(&mut b, "t2").status, TaskStatus::Completed);
     assert_eq!(get(&mut b, "t3").status, TaskStatus::InputRequired);
-    assert_eq!(b.engine.get_outcome("t2", Some("s")).unwrap().json(), result, "the result, byte for byte");
+    assert_eq!(b.engine.sdk_store().get_task_result("t2", Some("s")).ok().cloned().unwrap().json(), result, "the result, byte for byte");
     // The unanswered elicitation is still there, under the same id.
     let waiting: Value = {
         b.engine.handle_message(r#"{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"t3"}}"#, Some("s"));
@@ -168,7 +168,7 @@ fn a_restart_restores_every_acknowledged_task_and_fails_the_dead_workers_ones() 
         let t = get(&mut b, id);
         assert_eq!(t.status, TaskStatus::Failed, "{id}");
         assert!(t.status_message.as_deref().unwrap().contains("lease ran out"), "{t:?}");
-        let Some(mcp_task_core::Outcome::Error(e)) = b.engine.get_outcome(id, Some("s")) else { panic!() };
+        let Some(mcp_task_core::Outcome::Error(e)) = b.engine.sdk_store().get_task_result(id, Some("s")).ok().cloned() else { panic!() };
         assert!(e.contains("-32603"));
         let stored: Value = serde_json::from_str(&store.records[id].1).unwrap();
         assert_eq!(stored["status"], "failed", "the failure is durable too");
@@ -195,7 +195,7 @@ fn complete_and_cancel_race_across_instances_with_exactly_one_winner() {
         assert!(first.drain(&mut store).is_ok());
         let (task, current) = second.drain(&mut store).expect_err("the second write must conflict");
         // The loser reads the winner's record and decides again.
-        second.engine.restore(&current.unwrap()).unwrap();
+        second.engine.storage().restore(&current.unwrap()).unwrap();
         assert_eq!(task, "t1");
         let winner: Value = serde_json::from_str(&store.records["t1"].1).unwrap();
         let status = winner["status"].as_str().unwrap().to_owned();
@@ -236,10 +236,10 @@ fn a_cancel_on_another_instance_reaches_the_running_work_within_a_poll_interval(
     clock.set(heartbeat);
     a.engine.handle_timeout();
     let (_, current) = a.drain(&mut store).expect_err("the renewal conflicts with the cancel");
-    a.engine.restore(&current.unwrap()).unwrap();
+    a.engine.storage().restore(&current.unwrap()).unwrap();
     let outs = a.drain(&mut store).unwrap();
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { task_id, .. }) if task_id == "t1")), "{outs:?}");
-    assert_eq!(a.engine.get_task("t1", Some("s")).unwrap().status, TaskStatus::Cancelled);
+    assert_eq!(a.engine.sdk_store().get_task("t1", Some("s")).unwrap().status, TaskStatus::Cancelled);
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -249,7 +249,7 @@ fn a_live_worker_keeps_its_task_alive_past_many_leases() {
     let mut store = Store::default();
     let mut a = node("a", &clock, "t");
     let mut b = node("b", &clock, "u");
-    a.engine.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    a.engine.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
     a.drain(&mut store).unwrap();
     for _ in 0..20 {
         clock.advance(1_000);
@@ -257,7 +257,7 @@ fn a_live_worker_keeps_its_task_alive_past_many_leases() {
         a.drain(&mut store).unwrap();
         b.load(&store, "t1");
         b.drain(&mut store).unwrap();
-        assert_eq!(b.engine.get_task("t1", Some("s")).unwrap().status, TaskStatus::Working);
+        assert_eq!(b.engine.sdk_store().get_task("t1", Some("s")).unwrap().status, TaskStatus::Working);
     }
     // Work done: the lease ends with it, and nothing renews it any more.
     a.engine.complete("t1", r#"{"content":[]}"#).unwrap();
@@ -291,7 +291,7 @@ fn extension_tasks_and_their_input_requests_survive_too() {
         .unwrap();
     a.drain(&mut store).unwrap();
     let mut b = node("b", &clock, "u");
-    b.engine.restore_snapshot(&format!("[{}]", store.records["t1"].1)).unwrap();
+    b.engine.storage().restore_snapshot(&format!("[{}]", store.records["t1"].1)).unwrap();
     let get = json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t1","_meta":{
         "io.modelcontextprotocol/protocolVersion":"2026-07-28",
         "io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}});
@@ -300,13 +300,13 @@ fn extension_tasks_and_their_input_requests_survive_too() {
     Schema::extension().check("GetTaskResult", &reply["result"]);
     assert_eq!(reply["result"]["inputRequests"]["t1/input/1"]["method"], "elicitation/create");
     // The next request id continues the count: never a repeat across a restart.
-    b.engine.restore(&store.records["t1"].1).unwrap();
+    b.engine.storage().restore(&store.records["t1"].1).unwrap();
     assert_eq!(b.engine.request_input("t1", "elicitation/create", Some("{}")).unwrap(), "\"t1/input/2\"");
     // Snapshot round trip keeps the records as they are.
-    let snap = b.engine.snapshot();
+    let snap = b.engine.storage().snapshot();
     let mut c = node("c", &clock, "v");
-    assert_eq!(c.engine.restore_snapshot(&snap).unwrap(), 1);
-    assert_eq!(c.engine.export_task("t1"), b.engine.export_task("t1"));
+    assert_eq!(c.engine.storage().restore_snapshot(&snap).unwrap(), 1);
+    assert_eq!(c.engine.storage().export_task("t1"), b.engine.storage().export_task("t1"));
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
@@ -324,15 +324,19 @@ fn ttl_expiry_deletes_from_the_store_and_bad_records_are_refused() {
     for bad in
         ["", "{}", "[1]", r#"{"v":1,"id":"x","kind":"tools/call","dialect":"2025-11-25","status":"sleeping","createdAt":0,"updatedAt":0}"#]
     {
-        assert_eq!(a.engine.restore(bad).unwrap_err().code(), "invalid_argument", "{bad}");
+        assert_eq!(a.engine.storage().restore(bad).unwrap_err().code(), "invalid_argument", "{bad}");
     }
     assert_eq!(a.engine.task_count(), 0);
 }
 
 /// An engine in store mode with a given cursor key and page size 2.
 fn lister(instance: &str, clock: &ManualClock, ids: &str, cursor_key: Option<[u8; 16]>) -> Engine {
-    let config =
-        Config { store: Some(StoreMode { instance_id: instance.into(), lease_ms: 3_000 }), cursor_key, page_size: 2, ..Config::default() };
+    let config = Config {
+        storage: Some(StorageMode { instance_id: instance.into(), lease_ms: 3_000 }),
+        cursor_key,
+        page_size: 2,
+        ..Config::default()
+    };
     Engine::with_sources(config, Box::new(clock.clone()), Box::new(SequentialIds::new(ids)))
 }
 
@@ -344,9 +348,9 @@ fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
     let mut store = Store::default();
     let mut a = lister("a", &clock, "t", key);
     for _ in 0..5 {
-        a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+        a.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
         clock.advance(1); // some tasks share a millisecond, some do not
-        a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+        a.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
     }
     while let Some(out) = a.poll_output() {
         if let Output::Persist(p) = out {
@@ -358,14 +362,14 @@ fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
     let mut records: Vec<&String> = store.records.values().map(|(_, r)| r).collect();
     records.reverse();
     for r in records {
-        b.restore(r).unwrap();
+        b.storage().restore(r).unwrap();
     }
     let ids = |page: &mcp_task_core::TaskPage| page.tasks.iter().map(|t| t.task_id.to_string()).collect::<Vec<_>>();
     let whole_a: Vec<String> = {
         let mut all = Vec::new();
         let mut cursor = None;
         loop {
-            let page = a.list_tasks(Some("s"), cursor.as_deref()).unwrap();
+            let page = a.sdk_store().list_tasks(Some("s"), cursor.as_deref()).unwrap();
             all.extend(ids(&page));
             match page.next_cursor {
                 Some(c) => cursor = Some(c),
@@ -377,14 +381,14 @@ fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
     let mut sorted = whole_a.clone();
     sorted.sort_by_key(|id| id[1..].parse::<u32>().unwrap());
     assert_eq!(sorted, (1..=10).map(|i| format!("t{i}")).collect::<Vec<_>>(), "every task once");
-    let created: Vec<u64> = whole_a.iter().map(|id| a.get_task(id, Some("s")).unwrap().created_at_ms).collect();
+    let created: Vec<u64> = whole_a.iter().map(|id| a.sdk_store().get_task(id, Some("s")).unwrap().created_at_ms).collect();
     assert!(created.windows(2).all(|w| w[0] <= w[1]), "creation time order: {created:?}");
     // Alternate instances page by page: the same tasks, once each, in the same order.
     let mut alternating = Vec::new();
     let mut cursor = None;
     for turn in 0.. {
         let engine = if turn % 2 == 0 { &mut a } else { &mut b };
-        let page = engine.list_tasks(Some("s"), cursor.as_deref()).unwrap();
+        let page = engine.sdk_store().list_tasks(Some("s"), cursor.as_deref()).unwrap();
         alternating.extend(ids(&page));
         match page.next_cursor {
             Some(c) => cursor = Some(c),
@@ -395,8 +399,8 @@ fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
     // Without a shared key, another instance refuses the cursor: a clear error, not a wrong page.
     let mut c = lister("c", &clock, "v", None);
     for (_, r) in store.records.values() {
-        c.restore(r).unwrap();
+        c.storage().restore(r).unwrap();
     }
-    let first = a.list_tasks(Some("s"), None).unwrap();
-    assert!(c.list_tasks(Some("s"), first.next_cursor.as_deref()).is_err());
+    let first = a.sdk_store().list_tasks(Some("s"), None).unwrap();
+    assert!(c.sdk_store().list_tasks(Some("s"), first.next_cursor.as_deref()).is_err());
 }

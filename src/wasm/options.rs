@@ -220,7 +220,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     if let Some(Some(store)) = root.object("store")? {
         let r = Reader { obj: &store, path: "store." };
         r.only(option_keys("StoreOptions"))?;
-        let mut mode = crate::StoreMode::with_random_instance();
+        let mut mode = crate::StorageMode::with_random_instance();
         set(&mut mode.instance_id, r.string("instanceId")?);
         set(&mut mode.lease_ms, r.int("leaseMs")?);
         if mode.instance_id.is_empty() || mode.lease_ms == 0 {
@@ -230,7 +230,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
             let key = parse_key(&hex).ok_or_else(|| "options.store.cursorKey must be 32 hexadecimal digits (16 bytes)".to_owned())?;
             parsed.config.cursor_key = Some(key);
         }
-        parsed.config.store = Some(mode);
+        parsed.config.storage = Some(mode);
     }
     if let Some(Some(tools)) = root.object("tools")? {
         let r = Reader { obj: &tools, path: "tools" };
