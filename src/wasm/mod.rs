@@ -328,13 +328,13 @@ impl TextTaskEngine {
         Ok(self.engine()?.unlisten_tasks(&id, context.as_deref()))
     }
 
-    /// Storage mode: puts a task record read from the store in place of the local copy.
+    /// Storage mode: puts a task record read from the storage in place of the local copy.
     pub fn restore(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] record: JsValue) -> Result<(), JsValue> {
         let record = string_arg(&record, "record")?;
         self.engine()?.storage().restore(&record).map_err(host_error)
     }
 
-    /// Storage mode: restores what the store holds under a task's key (`record` `null`: not a
+    /// Storage mode: restores what the storage holds under a task's key (`record` `null`: not a
     /// task record at all; `version`: the storage's version text beside it, or `null`).
     /// Damage (unreadable, another task's, a version that disagrees) fails a task held here
     /// and returns what was found, for the operator; for a task not held here it throws
@@ -384,7 +384,7 @@ impl TextTaskEngine {
         Ok(opt_str(self.engine()?.storage().export_task(&task_id)))
     }
 
-    /// Storage mode: drops the local copy of a task the store no longer holds.
+    /// Storage mode: drops the local copy of a task the storage no longer holds.
     #[wasm_bindgen(js_name = forgetTask)]
     pub fn forget_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
