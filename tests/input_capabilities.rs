@@ -174,7 +174,7 @@ fn a_2025_task_is_judged_on_the_session_capabilities_the_host_passes() {
     assert_eq!(refused(&mut e, &t, "sampling/createMessage", SAMPLE_WITH_TOOLS), None);
 }
 
-/// The record `Persist` writes for `task_id` (store mode).
+/// The record `Persist` writes for `task_id` (storage mode).
 fn persisted(engine: &mut Engine, task_id: &str) -> String {
     let mut record = None;
     while let Some(out) = engine.poll_output() {
