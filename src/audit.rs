@@ -24,7 +24,7 @@ pub enum AuditAction {
     /// The `tasks/*` rate limit refused a request.
     RateLimited,
     /// Storage mode: the storage held something under a task's key that is not its
-    /// record; the detail says what (see [`Engine::restore_stored`](crate::Engine::restore_stored)).
+    /// record; the detail says what (see [`Storage::restore_stored`](crate::Storage::restore_stored)).
     RecordDamaged,
 }
 

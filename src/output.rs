@@ -25,14 +25,14 @@ pub struct Persist {
     pub expected_version: Option<u64>,
     /// The version written.
     pub version: u64,
-    /// The task's record (JSON text, see [`Engine::restore`](crate::Engine::restore));
+    /// The task's record (JSON text, see [`Storage::restore`](crate::Storage::restore));
     /// `None`: delete it (its TTL passed).
     pub record: Option<String>,
     /// When the storage may drop the record by itself (the task's TTL deadline, epoch ms).
     pub expires_at: Option<u64>,
     /// A repair: the storage holds a damaged record under this task's key, whose
     /// version its storage reported as this text (see
-    /// [`Engine::restore_stored`](crate::Engine::restore_stored)); the
+    /// [`Storage::restore_stored`](crate::Storage::restore_stored)); the
     /// compare-and-set expects this text instead of `expected_version`.
     pub replaces: Option<String>,
 }

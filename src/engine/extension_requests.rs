@@ -13,7 +13,7 @@ use crate::protocol::TtlRequest;
 use crate::protocol::{self, Dialect};
 
 impl Engine {
-    /// Turns a forwarded extension `tools/call` (a [`TaskSupport::PerCall`]
+    /// Turns a forwarded extension `tools/call` (a [`TaskSupport::PerCall`](crate::TaskSupport::PerCall)
     /// tool, or any call the host chooses) into a task: returns the
     /// `CreateTaskResult` response to send, and emits
     /// [`Event::Execute`](crate::Event::Execute) as for any task. The task
