@@ -119,19 +119,18 @@ test('wrong argument types throw TypeError (code "invalid_argument"), never a wa
     'createTask(progressTokenJson)': (v) => e.engine.createTask('alice', 'tools/call', undefined, v),
     'getTask(taskId)': (v) => e.engine.getTask(v, 'alice'),
     'getTask(context)': (v) => e.engine.getTask(id, v),
-    'getOutcome(taskId)': (v) => e.engine.getOutcome(v, 'alice'),
-    'getOutcome(context)': (v) => e.engine.getOutcome(id, v),
+    'getTaskResult(context)': (v) => e.engine.getTaskResult(id, v),
     'listTasks(context)': (v) => e.engine.listTasks(v),
     'listTasks(cursor)': (v) => e.engine.listTasks('alice', v),
     'cancelTask(taskId)': (v) => e.engine.cancelTask(v, 'alice'),
     'cancelTask(context)': (v) => e.engine.cancelTask(id, v),
     'cancelTask(message)': (v) => e.engine.cancelTask(id, 'alice', v),
-    'updateStatus(taskId)': (v) => e.engine.updateStatus(v, 'working'),
-    'updateStatus(status)': (v) => e.engine.updateStatus(id, v),
-    'updateStatus(message)': (v) => e.engine.updateStatus(id, 'input_required', v),
-    'storeResult(taskId)': (v) => e.engine.storeResult(v, 'completed', '{}'),
-    'storeResult(status)': (v) => e.engine.storeResult(id, v, '{}'),
-    'storeResult(resultJson)': (v) => e.engine.storeResult(id, 'completed', v),
+    'updateTaskStatus(context)': (v) => e.engine.updateTaskStatus(id, v, 'working'),
+    'updateTaskStatus(status)': (v) => e.engine.updateTaskStatus(id, 'alice', v),
+    'updateTaskStatus(message)': (v) => e.engine.updateTaskStatus(id, 'alice', 'input_required', v),
+    'storeTaskResult(context)': (v) => e.engine.storeTaskResult(id, v, 'completed', { kind: 'result', json: '{}' }),
+    'storeTaskResult(status)': (v) => e.engine.storeTaskResult(id, 'alice', v, { kind: 'result', json: '{}' }),
+    'storeTaskResult(outcome.json)': (v) => e.engine.storeTaskResult(id, 'alice', 'completed', { kind: 'result', json: v }),
   };
   let checked = 0;
   for (const [name, call] of Object.entries(calls)) {
@@ -142,8 +141,14 @@ test('wrong argument types throw TypeError (code "invalid_argument"), never a wa
     }
   }
   // Required strings also refuse null and undefined.
-  for (const call of [(v) => e.engine.handle(v), (v) => e.engine.complete(v, '{}'), (v) => e.engine.createTask('a', v), (v) => e.engine.storeResult(id, 'completed', v)]) {
+  for (const call of [(v) => e.engine.handle(v), (v) => e.engine.complete(v, '{}'), (v) => e.engine.createTask('a', v), (v) => e.engine.storeTaskResult(id, 'alice', 'completed', { kind: 'result', json: v })]) {
     for (const value of [null, undefined]) assertEngineError(() => call(value), 'invalid_argument', { type: TypeError });
+  }
+  // The SDK store's calls read a task ID that is not a string as naming no task, as the SDK's own store does.
+  for (const value of wrongStrings) {
+    assertEngineError(() => e.engine.updateTaskStatus(value, 'alice', 'working'), 'unknown_task');
+    assertEngineError(() => e.engine.storeTaskResult(value, 'alice', 'completed', { kind: 'result', json: '{}' }), 'unknown_task');
+    assertEngineError(() => e.engine.getTaskResult(value, 'alice'), 'unknown_task');
   }
   // Numbers: coerced like any JS number parameter; BigInt and Symbol are TypeErrors from the glue.
   assert.throws(() => e.engine.reportProgress(id, 10n), TypeError);

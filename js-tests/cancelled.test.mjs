@@ -44,8 +44,6 @@ const CALLS = {
   reportProgress: (e, id) => e.reportProgress(id, 3, 10, 'still going'),
   cancel: (e, id) => e.cancel(id, 'again'),
   cancelTask: (e, id) => e.cancelTask(id, 'alice', null),
-  updateStatus: (e, id) => e.updateStatus(id, 'working', null),
-  storeResult: (e, id) => e.storeResult(id, 'completed', JSON.stringify({ content: [] })),
   storeTaskResult: (e, id) => e.storeTaskResult(id, 'alice', 'completed', { kind: 'result', json: '{"content":[]}' }),
 };
 

@@ -72,7 +72,7 @@ for (const className of ['TaskEngine', 'TextTaskEngine']) {
     assert.match(err.message, /returned string, not a number of epoch milliseconds/);
     for (const bad of [NaN, -1, Infinity]) {
       clock.state.value = bad;
-      assert.equal(clockFailure(() => engine.hasTask(taskId)).code, 'clock_failed', String(bad));
+      assert.equal(clockFailure(() => engine.taskContext(taskId)).code, 'clock_failed', String(bad));
     }
 
     clock.state.value = 2_000;
@@ -138,14 +138,13 @@ test('every TextTaskEngine call that may need the time reads the clock exactly o
     createTask: () => engine.createTask('ctx', 'tools/call', 1_000, undefined, 5),
     createTaskDefaultInterval: () => engine.createTask('ctx', 'tools/call', 1_000),
     getTask: () => engine.getTask(created.taskId, 'ctx'),
-    getOutcome: () => engine.getOutcome(created.taskId, 'ctx'),
+    getTaskResult: () => assert.throws(() => engine.getTaskResult(created.taskId, 'ctx'), { code: 'no_result' }),
     listTasks: () => engine.listTasks('ctx'),
-    hasTask: () => engine.hasTask(created.taskId),
     taskContext: () => engine.taskContext(created.taskId),
     setStatusMessage: () => engine.setStatusMessage(created.taskId, 'half way'),
     reportProgress: () => engine.reportProgress(created.taskId, 1),
     requestInput: () => engine.requestInput(created.taskId, 'elicitation/create', '{"message":"?","requestedSchema":{"type":"object","properties":{}}}'),
-    updateStatus: () => engine.updateStatus(created.taskId, 'working'),
+    updateTaskStatus: () => engine.updateTaskStatus(created.taskId, 'ctx', 'working'),
     complete: () => engine.complete(created.taskId, '{"content":[]}'),
     cancelTask: () => engine.cancelTask(other.taskId, 'ctx'),
     handleTimeout: () => engine.handleTimeout(),

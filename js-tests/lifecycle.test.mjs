@@ -39,7 +39,7 @@ test('the ESM entry exports the whole surface', () => {
   for (const name of [
     'handle', 'pollOutput', 'nextDeadline', 'handleTimeout', 'capabilitiesJson', 'registerTool',
     'complete', 'fail', 'requestInput', 'resume', 'setStatusMessage', 'reportProgress', 'cancel',
-    'createTask', 'getTask', 'getOutcome', 'listTasks', 'cancelTask', 'updateStatus', 'storeResult', 'free',
+    'createTask', 'getTask', 'getTaskResult', 'listTasks', 'cancelTask', 'updateTaskStatus', 'storeTaskResult', 'free',
   ]) {
     assert.equal(typeof proto[name], 'function', `TextTaskEngine.prototype.${name}`);
   }
@@ -72,7 +72,7 @@ describe('failure', () => {
     // And again, at once: the same error, the new id.
     const again = e.request('tasks/result', { taskId: task.taskId }, 'alice', 77);
     assert.deepEqual(again, { jsonrpc: '2.0', id: 77, error });
-    assert.deepEqual(e.engine.getOutcome(task.taskId, 'alice'), { kind: 'error', json: JSON.stringify(error) });
+    assert.deepEqual(e.engine.getTaskResult(task.taskId, 'alice'), { kind: 'error', json: JSON.stringify(error) });
     assert.equal(e.result('tasks/get', { taskId: task.taskId }, 'alice').status, 'failed');
     // Terminal means terminal.
     assertEngineError(() => e.engine.complete(task.taskId, JSON.stringify(TOOL_RESULT)), 'already_terminal');
@@ -134,11 +134,11 @@ describe('cancel', () => {
     const again = e.error('tasks/cancel', { taskId: task.taskId }, 'alice');
     assert.equal(again.code, -32602);
     assert.match(again.message, /terminal/);
-    assert.equal(e.engine.getOutcome(task.taskId, 'alice'), null);
+    assertEngineError(() => e.engine.getTaskResult(task.taskId, 'alice'), 'no_result');
     assert.deepEqual(e.drain(), []);
   });
 
-  test('host cancel() and store cancelTask()/updateStatus("cancelled")', () => {
+  test('host cancel() and store cancelTask()/updateTaskStatus("cancelled")', () => {
     const e = engine();
     const a = e.startTool('slow', 'alice').task;
     const b = e.startTool('slow', 'alice').task;
@@ -148,7 +148,8 @@ describe('cancel', () => {
     assertEngineError(() => e.engine.cancelTask(b.taskId, 'mallory'), 'unknown_task');
     assert.equal(JSON.parse(e.engine.cancelTask(b.taskId, 'alice')).status, 'cancelled');
     assertEngineError(() => e.engine.cancelTask(b.taskId, 'alice'), 'task_cancelled');
-    assert.equal(JSON.parse(e.engine.updateStatus(c.taskId, 'cancelled', 'no longer needed')).status, 'cancelled');
+    e.engine.updateTaskStatus(c.taskId, 'alice', 'cancelled', 'no longer needed');
+    assert.equal(JSON.parse(e.engine.getTask(c.taskId, 'alice')).status, 'cancelled');
     const kinds = e.drain().map((o) => o.kind);
     assert.deepEqual(kinds, ['send', 'cancelled', 'send', 'cancelled']);
     assert.equal(e.engine.taskCount, 3);
@@ -262,8 +263,8 @@ describe('contexts', () => {
     assert.equal(JSON.parse(e.engine.listTasks('bob')).tasks.length, 1);
     e.engine.complete(mine.taskId, JSON.stringify(TOOL_RESULT));
     e.drain();
-    assert.equal(e.engine.getOutcome(mine.taskId, 'bob'), null);
-    assert.equal(e.engine.getOutcome(mine.taskId, 'alice').kind, 'result');
+    assertEngineError(() => e.engine.getTaskResult(mine.taskId, 'bob'), 'unknown_task');
+    assert.equal(e.engine.getTaskResult(mine.taskId, 'alice').kind, 'result');
     assert.equal(e.result('tasks/get', { taskId: theirs.taskId }, 'bob').status, 'working', 'untouched');
   });
 
@@ -350,7 +351,7 @@ describe('host calls', () => {
 });
 
 describe('store API', () => {
-  test('createTask / updateStatus / storeResult / getOutcome / listTasks paging', () => {
+  test('createTask / updateTaskStatus / storeTaskResult / getTaskResult / listTasks paging', () => {
     const e = engine({ pageSize: 2 });
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(JSON.parse(e.engine.createTask('alice', 'tools/call', 60_000)).taskId);
@@ -374,16 +375,23 @@ describe('store API', () => {
     assertEngineError(() => e.engine.listTasks('alice', 'garbage'), 'invalid_cursor');
     assertEngineError(() => e.engine.listTasks('bob', first.nextCursor), 'invalid_cursor');
 
-    assert.equal(JSON.parse(e.engine.updateStatus(ids[0], 'input_required', 'waiting')).status, 'input_required');
-    assert.equal(JSON.parse(e.engine.updateStatus(ids[0], 'working')).status, 'working');
-    assert.equal(JSON.parse(e.engine.updateStatus(ids[1], 'completed')).status, 'completed');
-    assert.equal(e.engine.getOutcome(ids[1], 'alice'), null, 'updateStatus stores no outcome');
-    assertEngineError(() => e.engine.updateStatus(ids[1], 'working'), 'already_terminal');
-    assertEngineError(() => e.engine.updateStatus(ids[0], 'paused'), 'invalid_argument');
-    assert.equal(JSON.parse(e.engine.storeResult(ids[2], 'failed', JSON.stringify(TOOL_RESULT))).status, 'failed');
-    assert.deepEqual(e.engine.getOutcome(ids[2], 'alice'), { kind: 'result', json: JSON.stringify(TOOL_RESULT) });
-    assertEngineError(() => e.engine.storeResult(ids[3], 'working', '{}'), 'invalid_argument');
-    assert.equal(JSON.parse(e.engine.storeResult(ids[3], 'completed', '{}')).status, 'completed');
+    const status = (id) => JSON.parse(e.engine.getTask(id, 'alice')).status;
+    e.engine.updateTaskStatus(ids[0], 'alice', 'input_required', 'waiting');
+    assert.equal(status(ids[0]), 'input_required');
+    e.engine.updateTaskStatus(ids[0], 'alice', 'working');
+    assert.equal(status(ids[0]), 'working');
+    e.engine.updateTaskStatus(ids[1], 'alice', 'completed');
+    assert.equal(status(ids[1]), 'completed');
+    // updateTaskStatus stores no outcome.
+    assertEngineError(() => e.engine.getTaskResult(ids[1], 'alice'), 'no_result');
+    assertEngineError(() => e.engine.updateTaskStatus(ids[1], 'alice', 'working'), 'already_terminal');
+    assertEngineError(() => e.engine.updateTaskStatus(ids[0], 'alice', 'paused'), 'invalid_argument');
+    e.engine.storeTaskResult(ids[2], 'alice', 'failed', { kind: 'result', json: JSON.stringify(TOOL_RESULT) });
+    assert.equal(status(ids[2]), 'failed');
+    assert.deepEqual(e.engine.getTaskResult(ids[2], 'alice'), { kind: 'result', json: JSON.stringify(TOOL_RESULT) });
+    assertEngineError(() => e.engine.storeTaskResult(ids[3], 'alice', 'working', { kind: 'result', json: '{}' }), 'invalid_argument');
+    e.engine.storeTaskResult(ids[3], 'alice', 'completed', { kind: 'result', json: '{}' });
+    assert.equal(status(ids[3]), 'completed');
     const statuses = e.drain().filter((o) => o.kind === 'send').map((o) => o.json.params.status);
     assert.deepEqual(statuses, ['input_required', 'working', 'completed', 'failed', 'completed']);
     assertEngineError(() => e.engine.createTask('alice', 'tools/call', -1), 'invalid_argument');
@@ -503,7 +511,7 @@ describe('routing and options', () => {
       [{ limits: { maxTasksPerSession: 5 } }, 'options.limits.maxTasksPerSession'],
       [{ ttl: { default: 5 } }, 'options.ttl.default'],
       [{ capabilities: { lists: true } }, 'options.capabilities.lists'],
-      [{ store: { instance: 'x' } }, 'options.store.instance'],
+      [{ storage: { instance: 'x' } }, 'options.storage.instance'],
     ]) {
       const err = assertEngineError(() => new mod.TextTaskEngine(options), 'invalid_options', { type: TypeError });
       assert.ok(err.message.includes(named), err.message);

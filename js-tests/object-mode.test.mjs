@@ -86,7 +86,7 @@ function scenario(h, clock) {
   return outs;
 }
 
-/** Store mode and a tiny output queue: `persist` and `outputsDropped`. */
+/** Storage mode and a tiny output queue: `persist` and `outputsDropped`. */
 function storeScenario(h) {
   h.createTask('s1', 'tools/call', 60_000, null);
   for (let i = 0; i < 4; i++) h.engine.cancel(h.createTask('s1', 'tools/call', 60_000, null).taskId);
@@ -94,7 +94,7 @@ function storeScenario(h) {
 }
 
 const options = (clock) => ({ now: clock.now, newTaskId: sequentialIds(), audit: true, tools: { slow: 'required', decide: 'perCall' } });
-const storeOptions = (clock) => ({ now: clock.now, newTaskId: sequentialIds(), store: { instanceId: 'i1', cursorKey: '0'.repeat(32) }, limits: { maxPendingOutputs: 4 } });
+const storeOptions = (clock) => ({ now: clock.now, newTaskId: sequentialIds(), storage: { instanceId: 'i1', cursorKey: '0'.repeat(32) }, limits: { maxPendingOutputs: 4 } });
 
 function runBoth(run, makeOptions) {
   const [c1, c2] = [manualClock(), manualClock()];
@@ -192,20 +192,21 @@ test('every other method, with values in and out', () => {
   e.registerTool('later', 'optional');
   const t = e.createTask('s', 'tools/call', 60_000);
   assert.equal(t.status, 'working');
-  assert.equal(e.hasTask(t.taskId), true);
   assert.equal(e.taskContext(t.taskId), 's');
   assert.equal(e.taskContext('none'), undefined);
   assert.equal(e.setStatusMessage(t.taskId, 'busy').statusMessage, 'busy');
   assert.deepEqual(e.getTask(t.taskId, 's'), e.setStatusMessage(t.taskId, 'busy'));
   assert.equal(e.getTask(t.taskId, 'other'), null);
-  assert.equal(e.updateStatus(t.taskId, 'input_required').status, 'input_required');
+  e.updateTaskStatus(t.taskId, 's', 'input_required');
+  assert.equal(e.getTask(t.taskId, 's').status, 'input_required');
   assert.equal(e.resume(t.taskId).status, 'working');
-  assert.equal(e.storeResult(t.taskId, 'completed', RESULT).status, 'completed');
-  const outcome = e.getOutcome(t.taskId, 's');
+  e.storeTaskResult(t.taskId, 's', 'completed', { kind: 'result', result: RESULT });
+  assert.equal(e.getTask(t.taskId, 's').status, 'completed');
+  const outcome = e.getTaskResult(t.taskId, 's');
   assert.deepEqual(outcome, { kind: 'result', result: RESULT, text: JSON.stringify(RESULT) });
   const f = e.createTask('s', 'tools/call');
   assert.equal(e.fail(f.taskId, { code: -32000, message: 'boom' }).status, 'failed');
-  assert.deepEqual(e.getOutcome(f.taskId, 's'), { kind: 'error', error: { code: -32000, message: 'boom' }, text: '{"code":-32000,"message":"boom"}' });
+  assert.deepEqual(e.getTaskResult(f.taskId, 's'), { kind: 'error', error: { code: -32000, message: 'boom' }, text: '{"code":-32000,"message":"boom"}' });
   const c = e.createTask('s', 'tools/call');
   assert.equal(e.cancelTask(c.taskId, 's', 'stop').status, 'cancelled');
   assert.equal(e.cancel(e.createTask('s', 'tools/call').taskId, 'host').statusMessage, 'host');

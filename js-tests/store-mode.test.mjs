@@ -1,4 +1,4 @@
-// Node: the engine in store mode through the wasm package: persist before reply, restore on
+// Node: the engine in storage mode through the wasm package: persist before reply, restore on
 // another engine, a dead instance's lease fails its task, a compare-and-set conflict is retried.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -27,7 +27,7 @@ class MapStore {
 }
 
 function engine(clock, instanceId, prefix) {
-  return new mod.TextTaskEngine({ now: clock.now, newTaskId: sequentialIds(prefix), tools: { slow: 'required' }, store: { instanceId, leaseMs: 3000 } });
+  return new mod.TextTaskEngine({ now: clock.now, newTaskId: sequentialIds(prefix), tools: { slow: 'required' }, storage: { instanceId, leaseMs: 3000 } });
 }
 
 /** Drains outputs, persisting each Persist first; `{ conflict }` when a compare-and-set failed. */
@@ -46,7 +46,7 @@ function drain(e, store) {
   return { outs: rest };
 }
 
-test('store mode: persist before reply, restart elsewhere, lease, conflict', () => {
+test('storage mode: persist before reply, restart elsewhere, lease, conflict', () => {
   const clock = manualClock();
   const store = new MapStore();
   const a = engine(clock, 'boot-a', 'a-');

@@ -77,8 +77,17 @@ test('index.d.ts and index.d.cts agree, and match the runtime class', async () =
   for (const name of ['TaskEngine', 'TextTaskEngine', 'TextTaskRequestor', 'TaskRequestor', 'TaskClient']) {
     const start = dts.indexOf(`export declare class ${name} {`);
     assert.ok(start >= 0, `class ${name} declared`);
-    const classBody = dts.slice(start, dts.indexOf('\n}\n', start));
-    const declared = new Set([...classBody.matchAll(/^ {2}(?:readonly )?(\w+)[(:<]/gm)].map((m) => m[1]).filter((n) => n !== 'constructor'));
+    // A class also has the members of the interface of its name (shared ones, declared once).
+    const bodies = [dts.slice(start, dts.indexOf('\n}\n', start))];
+    const merged = dts.match(new RegExp(`^export interface ${name} extends (\\w+)<`, 'm'));
+    if (merged) {
+      const base = dts.indexOf(`export interface ${merged[1]}<`);
+      assert.ok(base >= 0, `interface ${merged[1]} declared`);
+      bodies.push(dts.slice(base, dts.indexOf('\n}\n', base)));
+    }
+    const names = bodies.map((body) => [...body.matchAll(/^ {2}(?:readonly )?(\w+)[(:<]/gm)].map((m) => m[1]).filter((n) => n !== 'constructor'));
+    assert.deepEqual(names[0].filter((n) => names[1]?.includes(n)), [], `${name}: each member declared once`);
+    const declared = new Set(names.flat());
     assert.ok(declared.size >= 10, `parsed ${declared.size} members of ${name}`);
     const runtime = new Set(Object.getOwnPropertyNames(mod[name].prototype).filter((n) => n !== 'constructor' && !n.startsWith('__')));
     assert.deepEqual([...runtime].filter((n) => !declared.has(n)).sort(), [], `${name}: runtime members missing from index.d.ts`);
@@ -89,29 +98,56 @@ test('index.d.ts and index.d.cts agree, and match the runtime class', async () =
 const DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'index.d.ts');
 const REQUESTOR_DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'requestor.d.ts');
 
-/** `{ name: { kind: 'method' | 'property', type: ts.TypeNode } }` of a declared class's instance members. */
+/**
+ * `{ name: { kind: 'method' | 'property', type: ts.TypeNode, node, values } }` of a declared class's
+ * instance members: its own, and those of the interface of its name and the generic interface
+ * that one extends (the members both engine classes share), `values` naming the interface its
+ * type argument binds (what `V['task']` and the like resolve through).
+ */
 function declaredMembers(source, className) {
   const cls = source.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === className);
   assert.ok(cls, `class ${className} declared`);
   const members = {};
-  for (const m of cls.members) {
-    if (!m.name || ts.isConstructorDeclaration(m) || m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)) continue;
-    members[m.name.text] = { kind: ts.isMethodDeclaration(m) ? 'method' : 'property', type: m.type };
+  const add = (list, values) => {
+    for (const m of list) {
+      if (!m.name || ts.isConstructorDeclaration(m) || m.modifiers?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)) continue;
+      const kind = ts.isMethodDeclaration(m) || ts.isMethodSignature(m) ? 'method' : 'property';
+      members[m.name.text] = { kind, type: m.type, node: m, values };
+    }
+  };
+  add(cls.members, null);
+  const merged = source.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === className);
+  for (const clause of merged?.heritageClauses ?? []) {
+    for (const base of clause.types) {
+      const shared = source.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === base.expression.getText(source));
+      assert.ok(shared, `interface ${base.expression.getText(source)} declared`);
+      add(shared.members, base.typeArguments?.[0]?.getText(source) ?? null);
+    }
   }
   return members;
 }
 
 /**
  * The runtime kinds a declared type allows: 'null', 'undefined', 'string', 'number',
- * 'boolean', 'object' or 'array' (type aliases of index.d.ts followed, interfaces are objects).
+ * 'boolean', 'object' or 'array' (type aliases of index.d.ts followed, interfaces are objects,
+ * `V['key']` read from the values interface `values`).
  */
-function allowedKinds(source, type) {
+function allowedKinds(source, type, values = null) {
   const K = ts.SyntaxKind;
   switch (type.kind) {
     case K.UnionType:
-      return new Set(type.types.flatMap((t) => [...allowedKinds(source, t)]));
+      return new Set(type.types.flatMap((t) => [...allowedKinds(source, t, values)]));
     case K.ParenthesizedType:
-      return allowedKinds(source, type.type);
+      return allowedKinds(source, type.type, values);
+    case K.IndexedAccessType: {
+      // V['task']: the type of `task` in the values interface the class binds V to.
+      const iface = source.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === values);
+      assert.ok(iface, `${type.getText(source)} needs the values interface, got ${values}`);
+      const key = type.indexType.literal.text;
+      const member = iface.members.find((m) => m.name?.text === key);
+      assert.ok(member, `${values} has ${key}`);
+      return allowedKinds(source, member.type, values);
+    }
     case K.StringKeyword:
       return new Set(['string']);
     case K.NumberKeyword:
@@ -180,7 +216,6 @@ test('every TaskEngine member returns a value of its declared type (null vs unde
     reportProgress: () => [e.reportProgress(task.taskId, 1, 2, null)],
     requestInput: () => [e.requestInput(task.taskId, 'elicitation/create', { message: 'm', requestedSchema: { type: 'object', properties: {} } })],
     resume: () => [e.resume(task.taskId)],
-    hasTask: () => [e.hasTask(task.taskId), e.hasTask('none')],
     taskContext: () => [e.taskContext(task.taskId), e.taskContext(e.createTask(null, 'tools/call').taskId), e.taskContext('none')],
     getTask: () => [e.getTask(task.taskId, 's'), e.getTask('none', 's')],
     exportTask: () => [e.exportTask(task.taskId), e.exportTask('none')],
@@ -189,26 +224,28 @@ test('every TaskEngine member returns a value of its declared type (null vs unde
     restoreStored: () => [e.restoreStored(task.taskId, e.exportTask(task.taskId), null), e.restoreStored(e.createTask('s', 'tools/call').taskId, '{', null)],
     restoreSnapshot: () => [e.restoreSnapshot(e.snapshot())],
     complete: () => [e.complete(task.taskId, { content: [] })],
-    getOutcome: () => [e.getOutcome(task.taskId, 's'), e.getOutcome('none', 's')],
+    getTaskResult: () => [e.getTaskResult(task.taskId, 's')],
     listTasks: () => [e.listTasks('s')],
     fail: () => [e.fail(e.createTask('s', 'tools/call').taskId, { code: 1, message: 'm' })],
     cancel: () => [e.cancel(e.createTask('s', 'tools/call').taskId)],
     cancelTask: () => [e.cancelTask(e.createTask('s', 'tools/call').taskId, 's')],
-    updateStatus: () => [e.updateStatus(e.createTask('s', 'tools/call').taskId, 'input_required')],
-    storeResult: () => [e.storeResult(e.createTask('s', 'tools/call').taskId, 'failed', { content: [] })],
+    updateTaskStatus: () => [e.updateTaskStatus(e.createTask('s', 'tools/call').taskId, 's', 'input_required')],
+    storeTaskResult: () => [e.storeTaskResult(e.createTask('s', 'tools/call').taskId, 's', 'failed', { kind: 'result', result: { content: [] } })],
     forgetTask: () => [e.forgetTask(task.taskId), e.forgetTask(task.taskId)],
     taskCount: () => [e.taskCount],
     free: () => [e.free()],
   };
   assert.deepEqual(Object.keys(calls).sort(), Object.keys(members).sort(), 'a call for every declared member');
   for (const [name, run] of Object.entries(calls)) {
-    const allowed = allowedKinds(source, members[name].type);
+    const allowed = allowedKinds(source, members[name].type, members[name].values);
     for (const value of run()) {
       assert.ok(allowed.has(kindOf(value)), `TaskEngine.${name} returned ${kindOf(value)}; declared ${members[name].type.getText(source)}`);
     }
   }
   // And the check can fail: a method declared to return a string returns an object here.
   assert.equal(allowedKinds(source, members.snapshot.type).has(kindOf(e.constructor.extensionCapability())), false);
+  // ...and a shared member's type is read through TaskEngine's values: a task is an object here.
+  assert.deepEqual([...allowedKinds(source, members.resume.type, members.resume.values)], ['object']);
 });
 
 test('each doc comment of index.d.ts sits on its member and agrees with its type', () => {
@@ -223,7 +260,10 @@ test('each doc comment of index.d.ts sits on its member and agrees with its type
   for (const [source, className] of classes.flatMap(([source, names]) => names.map((name) => [source, name]))) {
     const cls = source.statements.find((s) => ts.isClassDeclaration(s) && s.name?.text === className);
     assert.ok(cls, `${className} is declared in ${source.fileName}`);
-    for (const m of cls.members) {
+    // The class's own members (the constructor and statics too), and the shared ones it takes from an interface.
+    const own = cls.members.map((m) => ({ node: m, values: null }));
+    const shared = Object.values(declaredMembers(source, className)).filter((m) => m.values !== null);
+    for (const { node: m, values } of [...own, ...shared]) {
       const name = `${className}.${m.name?.getText(source) ?? 'constructor'}`;
       const docs = ts.getJSDocCommentsAndTags(m).filter(ts.isJSDoc);
       // A doc moved one member up or down leaves a member with none, or with two.
@@ -236,7 +276,7 @@ test('each doc comment of index.d.ts sits on its member and agrees with its type
         for (const [, c] of code[1].matchAll(/`(\w+)`/g)) if (!codes.has(c)) problems.push(`${name}: @throws names unknown code ${c}`);
       }
       if (!m.type || ts.isConstructorDeclaration(m)) continue;
-      const kinds = allowedKinds(source, m.type);
+      const kinds = allowedKinds(source, m.type, values);
       const returned = (word) => new RegExp(`(or|returns?|\\()[\\s*]*\`${word}\``, 'i').test(doc);
       if (kinds.has('null') !== returned('null')) {
         problems.push(`${name}: returns ${m.type.getText(source)}, doc ${returned('null') ? 'says' : 'does not say'} \`null\``);

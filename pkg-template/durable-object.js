@@ -111,7 +111,7 @@ export class TaskEngineObject extends DurableObject {
   #boot() {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
-    this.#engine = new TextTaskEngine({ ...this.#options(), store: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
+    this.#engine = new TextTaskEngine({ ...this.#options(), storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
     // A damaged row is reported and left out: one bad record must not keep the object from starting.
     for (const row of sql.exec('SELECT id, version, record FROM mcp_tasks')) this.#restoreRow(row.id, row.record, row.version);
     return this.#settle();
@@ -121,7 +121,7 @@ export class TaskEngineObject extends DurableObject {
   #options() {
     const options = this.engineOptions();
     if (options === null || typeof options !== 'object') throw new TypeError('engineOptions() must return an object (TaskEngine options)');
-    if (options.store !== undefined) throw new TypeError('engineOptions().store is set by TaskEngineObject (its lease: override leaseMs())');
+    if (options.storage !== undefined) throw new TypeError('engineOptions().storage is set by TaskEngineObject (its lease: override leaseMs())');
     return options;
   }
 

@@ -28,6 +28,13 @@ function optionalJson(value, name) {
 
 const parseOrNull = (text) => (text == null ? null : JSON.parse(text));
 
+/** A TaskOutcome (`{ kind: 'result', result }` or `{ kind: 'error', error }`) as the TextTaskOutcome the text engine takes. */
+function outcomeText(outcome) {
+  if (outcome.kind === 'result') return { kind: 'result', json: toJson(outcome.result, 'outcome.result') };
+  if (outcome.kind === 'error') return { kind: 'error', json: toJson(outcome.error, 'outcome.error') };
+  return outcome; // the text engine names what is wrong
+}
+
 function invalidArgument(message) {
   const err = new TypeError(message);
   err.code = 'invalid_argument';
@@ -167,10 +174,6 @@ export function objectTaskEngine(Text) {
       return JSON.parse(this.#live().cancel(taskId, message));
     }
 
-    hasTask(taskId) {
-      return this.#live().hasTask(taskId);
-    }
-
     taskContext(taskId) {
       return this.#live().taskContext(taskId);
     }
@@ -184,14 +187,6 @@ export function objectTaskEngine(Text) {
       return parseOrNull(this.#live().getTask(taskId, context));
     }
 
-    getOutcome(taskId, context) {
-      const outcome = this.#live().getOutcome(taskId, context);
-      if (outcome === null) return null;
-      return outcome.kind === 'result'
-        ? { kind: 'result', result: JSON.parse(outcome.json), text: outcome.json }
-        : { kind: 'error', error: JSON.parse(outcome.json), text: outcome.json };
-    }
-
     listTasks(context, cursor) {
       return JSON.parse(this.#live().listTasks(context, cursor));
     }
@@ -200,12 +195,20 @@ export function objectTaskEngine(Text) {
       return JSON.parse(this.#live().cancelTask(taskId, context, message));
     }
 
-    updateStatus(taskId, status, message) {
-      return JSON.parse(this.#live().updateStatus(taskId, status, message));
+    updateTaskStatus(taskId, context, status, message) {
+      this.#live().updateTaskStatus(taskId, context, status, message);
     }
 
-    storeResult(taskId, status, result) {
-      return JSON.parse(this.#live().storeResult(taskId, status, toJson(result, 'result')));
+    storeTaskResult(taskId, context, status, outcome) {
+      const text = outcome === null || typeof outcome !== 'object' ? outcome : outcomeText(outcome);
+      this.#live().storeTaskResult(taskId, context, status, text);
+    }
+
+    getTaskResult(taskId, context) {
+      const outcome = this.#live().getTaskResult(taskId, context);
+      return outcome.kind === 'result'
+        ? { kind: 'result', result: JSON.parse(outcome.json), text: outcome.json }
+        : { kind: 'error', error: JSON.parse(outcome.json), text: outcome.json };
     }
 
     get taskCount() {

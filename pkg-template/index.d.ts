@@ -230,11 +230,11 @@ export interface TaskEngineOptions {
   /** Tools and their `execution.taskSupport`, as with {@link TaskEngine.registerTool}. Default: none (a tool never declared does not run as a task). */
   tools?: { [toolName: string]: TaskSupport };
   /**
-   * Run over an external store: every task change comes out as a {@link PersistOutput} ahead of
+   * Run over an external storage: every task change comes out as a {@link PersistOutput} ahead of
    * what depends on it, and replies to peers are queued (as `send` outputs whose `inReplyTo` is
    * the request's id) instead of returned by `handle`. Omitted: tasks live in memory only.
    */
-  store?: StoreOptions;
+  storage?: StorageOptions;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -386,35 +386,35 @@ export interface OutputsDroppedOutput {
 }
 
 /**
- * Store mode (`options.store`): write this task change to the store with a compare-and-set
- * before delivering any output after it (Persists always come first). On a version mismatch,
- * drop the outputs that followed, `restore()` the store's record and retry the operation.
+ * Storage mode (`options.storage`): write this task change to the storage with a
+ * compare-and-set before delivering any output after it (Persists always come first). On a
+ * version mismatch, drop the outputs that followed, `restore()` the stored record and retry the operation.
  */
 export interface PersistOutput {
   kind: 'persist';
   taskId: string;
   /**
-   * The version the store must hold now; `null`: the task must not exist yet. A string: a
+   * The version the storage must hold now; `null`: the task must not exist yet. A string: a
    * repair of damage under the task's key (see `restoreStored`): the version text the storage
    * reported for what it holds there, which the compare-and-set expects instead.
    */
   expectedVersion: number | string | null;
   /** The version written. */
   version: number;
-  /** The task's record (JSON text; see {@link TaskEngine.restore}); `null`: delete it. */
+  /** The task's record (JSON text; see {@link TaskEngineMembers.restore}); `null`: delete it. */
   record: string | null;
-  /** When the store may drop the record by itself (the TTL deadline, epoch ms), or `null`. */
+  /** When the storage may drop the record by itself (the TTL deadline, epoch ms), or `null`. */
   expiresAt: number | null;
 }
 
-/** How the engine runs over an external store (`options.store`). */
-export interface StoreOptions {
+/** How the engine runs over an external storage (`options.storage`). */
+export interface StorageOptions {
   /** Names this process for its lifetime (a boot token). Default: random. Never reuse one. */
   instanceId?: string;
   /** How long a running task's lease lasts without a heartbeat. Default 30 000 ms. */
   leaseMs?: number;
   /**
-   * Key of the `tasks/list` cursors (32 hex digits). Give every instance over one store the same
+   * Key of the `tasks/list` cursors (32 hex digits). Give every instance over one storage the same
    * key: list positions then mean the same everywhere (tasks in creation-time order) and a
    * cursor from one instance pages on another. Default: random (cursors stay per instance).
    */
@@ -459,12 +459,12 @@ export type RequestorOutputShapes = {
   [K in TextTaskRequestorOutput['kind']]: { fields: string[]; json: string[]; text: string | null };
 };
 
-/** The stored outcome of a finished task ({@link TaskEngine.getOutcome}); `text` is its exact JSON text. */
+/** The stored outcome of a finished task ({@link TaskEngineMembers.getTaskResult} of {@link TaskEngine}); `text` is its exact JSON text. */
 export type TaskOutcome =
   | { kind: 'result'; result: { [key: string]: unknown }; text: string }
   | { kind: 'error'; error: JsonRpcErrorObject; text: string };
 
-/** The stored outcome of a finished task ({@link TextTaskEngine.getOutcome}). */
+/** A stored outcome as {@link TextTaskEngine} takes and gives it (`storeTaskResult`, `getTaskResult`). */
 export interface TextTaskOutcome {
   /** `"result"`: `json` is the result object; `"error"`: `json` is the JSON-RPC error object. */
   kind: 'result' | 'error';
@@ -478,9 +478,9 @@ export interface TextTaskOutcome {
  * The `code` of an error thrown by the engine:
  * - `unknown_task`: no live task has this ID (never created, or expired and deleted)
  * - `task_cancelled`: the task was cancelled. Every host call (`complete`, `fail`,
- *   `requestInput`, `resume`, `setStatusMessage`, `reportProgress`, `cancel`) and every store
- *   call (`cancelTask`, `updateStatus`, `storeResult`) on a cancelled task throws this code, so
- *   one check tells the work to stop
+ *   `requestInput`, `resume`, `setStatusMessage`, `reportProgress`, `cancel`) and the store
+ *   calls `cancelTask` and `storeTaskResult` on a cancelled task throw this code, so one check
+ *   tells the work to stop
  * - `already_terminal`: the task completed or failed and cannot change (also the SDK store's
  *   `updateTaskStatus` out of any terminal status, in the SDK's words)
  * - `illegal_transition`: the spec does not allow this status change
@@ -490,7 +490,7 @@ export interface TextTaskOutcome {
  * - `duplicate_id`: `newTaskId()` returned an empty or already used ID
  * - `invalid_cursor`: a list cursor this engine did not issue to this context
  * - `list_unavailable`: listing needs a context
- * - `damaged_record`: store mode: the store holds something under the task's key that is not
+ * - `damaged_record`: storage mode: the storage holds something under the task's key that is not
  *   its record (unparseable, another task's, a version that disagrees); `detail` says what,
  *   for the operator (never for a peer)
  * - `capability_not_declared`: `requestInput` of a request the client did not declare it can
@@ -534,62 +534,133 @@ export interface TaskEngineError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------
-// The engine, text API
+// The engine: the members both classes share, declared once
 
 /**
- * {@link TaskEngine} with JSON text in and out: messages, tasks, results and ids are passed
- * and returned as JSON text (an id `"r1"` is `'"r1"'`), outputs carry text. For hosts that
- * pass bytes through and for benchmarks; {@link TaskEngine} is the same engine with plain JS
- * values. The host loop:
+ * How an engine class carries the values its shared members take and return:
+ * {@link TextTaskEngine} as JSON text ({@link TextEngineValues}), {@link TaskEngine} as plain
+ * JS values ({@link ObjectEngineValues}).
+ */
+export interface EngineValues {
+  /** A message from the peer (`handle`). */
+  message: unknown;
+  /** The immediate reply to send, or `null` (`handle`). */
+  reply: unknown;
+  /** A forwarded request (`startTask`, `listenTasks`). */
+  request: unknown;
+  /** The `CreateTaskResult` response to send (`startTask`). */
+  started: unknown;
+  /** The refusal of a `subscriptions/listen` request (`listenTasks`). */
+  listenRefusal: unknown;
+  /** A JSON-RPC id (`unlistenTasks`, `requestInput`). */
+  id: unknown;
+  /** An output (`pollOutput`). */
+  output: unknown;
+  /** A task (what every call that changes one returns). */
+  task: unknown;
+  /** One page of tasks (`listTasks`). */
+  page: unknown;
+  /** A result object (`complete`). */
+  result: unknown;
+  /** A JSON-RPC error object (`fail`). */
+  error: unknown;
+  /** A request's params object (`requestInput`). */
+  params: unknown;
+  /** A progress token (`createTask`). */
+  progressToken: unknown;
+  /** A stored outcome as a call gives it (`storeTaskResult`). */
+  outcomeIn: unknown;
+  /** A stored outcome as the engine answers it (`getTaskResult`). */
+  outcome: unknown;
+}
+
+/** {@link TextTaskEngine}'s values: JSON text (an id `"r1"` is `'"r1"'`), outputs carrying text. */
+export interface TextEngineValues extends EngineValues {
+  message: string;
+  reply: string | null;
+  request: string;
+  started: string;
+  listenRefusal: { error: string };
+  id: string;
+  output: TextTaskEngineOutput;
+  task: string;
+  page: string;
+  result: string;
+  error: string;
+  params: string;
+  progressToken: string;
+  outcomeIn: TextTaskOutcome;
+  outcome: TextTaskOutcome;
+}
+
+/** {@link TaskEngine}'s values: plain JS values (text is still accepted where JSON is read from the peer). */
+export interface ObjectEngineValues extends EngineValues {
+  message: JsonRpcMessage | string;
+  reply: JsonRpcResponse | null;
+  request: JsonRpcRequest | string;
+  started: JsonRpcResultResponse;
+  listenRefusal: { error: JsonRpcErrorResponse; text: string };
+  id: JsonRpcId;
+  output: TaskEngineOutput;
+  task: Task;
+  page: TaskPage;
+  result: { [key: string]: unknown };
+  error: JsonRpcErrorObject;
+  params: { [key: string]: unknown };
+  progressToken: JsonRpcId;
+  outcomeIn: { kind: 'result'; result: { [key: string]: unknown } } | { kind: 'error'; error: JsonRpcErrorObject };
+  outcome: TaskOutcome;
+}
+
+/**
+ * The MCP task runtime's members, the same in {@link TextTaskEngine} and {@link TaskEngine}
+ * except for how values travel (`V`). The host loop:
  *
- * 1. every message from the peer: `const reply = engine.handle(text, context)`; send `reply` if not `null`;
+ * 1. every message from the peer: `const reply = engine.handle(message, context)`; send `reply` if not `null`;
  * 2. after that and every host call, drain `engine.pollOutput()` until `null`
  *    (`send` → deliver `message` to `context`; `execute` → start the work; `forward` → handle it
- *    as a normal MCP message; `cancelled`/`expired` → stop the work; `inputResponse` → give the answer to the work;
- *    `audit` → log it);
+ *    as a normal MCP message; `cancelled`/`expired` → stop the work; `inputResponse` → give the
+ *    answer to the work; `audit` → log it; `persist` → write the record, storage mode);
  * 3. report work through `complete` / `fail` / `requestInput` / `setStatusMessage` / `reportProgress`;
  * 4. (re)arm one timer at `engine.nextDeadline()` (re-read it after each drain); when it fires call
  *    `engine.handleTimeout()` and drain again.
  *
- * Methods that return a task return its wire `Task` JSON text (see {@link Task}).
- * Errors: see {@link TaskEngineError}. Call {@link free} when done (or let the GC do it).
+ * Task records (`persist` outputs, `restore`, `snapshot`, `exportTask`) are opaque JSON text in
+ * both classes: write them to the storage as they are. Errors: see {@link TaskEngineError}.
  */
-export declare class TextTaskEngine {
-  /** @throws {TaskEngineError} `invalid_options` */
-  constructor(options?: TaskEngineOptions | null);
-
+export interface TaskEngineMembers<V extends EngineValues> {
   /**
-   * One JSON-RPC message from the peer (JSON text) for `context` (the authenticated
-   * session or principal; `null`/omitted for none). Returns the response to send now, or
-   * `null` (notifications, responses, forwarded requests, and a `tasks/result` whose task
-   * is still running: its response comes later from {@link pollOutput}). Malformed input
-   * gets a JSON-RPC error response and changes nothing.
-   * @throws {TypeError} `invalid_argument` when `message` is not a string or `context` is not a string/null/undefined
+   * One JSON-RPC message from the peer for `context` (the authenticated session or principal;
+   * `null`/omitted for none); JSON text is read as received (malformed text gets the spec's
+   * parse error). Returns the response to send now, or `null` (notifications, responses,
+   * forwarded requests, and a `tasks/result` whose task is still running: its response comes
+   * later from {@link pollOutput}). Malformed input gets a JSON-RPC error response and changes nothing.
+   * @throws {TypeError} `invalid_argument` when `message` is not a message or `context` is not a string/null/undefined
    */
-  handle(message: string, context?: string | null, inbound?: HandleOptions | null): string | null;
+  handle(message: V['message'], context?: string | null, inbound?: HandleOptions | null): V['reply'];
 
   /**
    * Tasks extension: turns a forwarded `tools/call` (a `perCall` tool, or any call the host
-   * chooses) into a task. Returns the `CreateTaskResult` response text to send; an `execute`
+   * chooses) into a task. Returns the `CreateTaskResult` response to send; an `execute`
    * output follows. The task exists before this returns, so a `tasks/get` for it resolves.
    * Of `inbound`, only `quotaKey` is read (whose allowance the task spends).
    * @throws {TaskEngineError} `invalid_argument` (not a `tools/call`, or the client did not declare the extension), `limit_exceeded`
    */
-  startTask(request: string, context?: string | null, inbound?: HandleOptions | null): string;
+  startTask(request: V['request'], context?: string | null, inbound?: HandleOptions | null): V['started'];
 
   /**
-   * Tasks extension: the task part of a `subscriptions/listen` request (its JSON text). From
-   * now on, status changes of the agreed tasks go out as `notifications/tasks` `send` outputs
-   * whose `inReplyTo` is the listen request's id. Returns `{ taskIds }` agreed to (for the
-   * acknowledgement), or `{ error }`: the JSON-RPC error response to send instead (`-32021`).
+   * Tasks extension: the task part of a `subscriptions/listen` request. From now on, status
+   * changes of the agreed tasks go out as `notifications/tasks` `send` outputs whose `inReplyTo`
+   * is the listen request's id. Returns `{ taskIds }` agreed to (for the acknowledgement), or
+   * `{ error }`: the JSON-RPC error response to send instead (`-32021`).
    */
-  listenTasks(request: string, context?: string | null): { taskIds: string[] } | { error: string };
+  listenTasks(request: V['request'], context?: string | null): { taskIds: string[] } | V['listenRefusal'];
 
-  /** The `subscriptions/listen` stream with this raw JSON id closed. Returns how many task follows ended. */
-  unlistenTasks(subscriptionId: string, context?: string | null): number;
+  /** The `subscriptions/listen` stream with this request id closed. Returns how many task follows ended. */
+  unlistenTasks(subscriptionId: V['id'], context?: string | null): number;
 
   /**
-   * Store mode: restores what the store holds under task `taskId`'s key, as the storage read it
+   * Storage mode: restores what the storage holds under task `taskId`'s key, as it read it
    * (`record`: `null` when the key holds no task record at all, say a value of another type;
    * `version`: the version text the storage keeps beside the record, or `null`). Use it for
    * every read of one task and on every conflict. Damage (an unreadable record, another task's,
@@ -603,10 +674,10 @@ export declare class TextTaskEngine {
   restoreStored(taskId: string, record: string | null, version: string | null): string | null;
 
   /**
-   * Store mode: puts a task record read from the store in place of the local copy (on start,
-   * before acting on a task another instance may have changed, after a failed compare-and-set).
-   * A running task whose lease ran out is failed (a `persist` follows); work running here on a
-   * task another instance ended gets a `cancelled` output.
+   * Storage mode: puts a task record read from the storage in place of the local copy (on
+   * start, before acting on a task another instance may have changed, after a failed
+   * compare-and-set). A running task whose lease ran out is failed (a `persist` follows); work
+   * running here on a task another instance ended gets a `cancelled` output.
    * @throws {TaskEngineError} `invalid_argument` for a record this engine did not write
    */
   restore(record: string): void;
@@ -620,17 +691,11 @@ export declare class TextTaskEngine {
   /** The record of a live task (as a `persist` output would write it now), or `null`. */
   exportTask(taskId: string): string | null;
 
-  /** Store mode: drops the local copy of a task the store no longer holds. Returns whether there was one. */
+  /** Storage mode: drops the local copy of a task the storage no longer holds. Returns whether there was one. */
   forgetTask(taskId: string): boolean;
 
-  /** `capabilities.extensions` for a `server/discover` result: `{"io.modelcontextprotocol/tasks":{}}` as JSON text. */
-  static extensionCapabilityJson(): string;
-
-  /** The fields of every output kind, and which hold JSON text (what {@link TaskEngine} parses). */
-  static outputShapes(): OutputShapes;
-
   /** The next output, or `null` when there is nothing to do now. */
-  pollOutput(): TextTaskEngineOutput | null;
+  pollOutput(): V['output'] | null;
 
   /** How many outputs wait to be drained. */
   readonly pendingOutputs: number;
@@ -640,9 +705,6 @@ export declare class TextTaskEngine {
 
   /** Expires what is due (then drain outputs). Harmless when early or repeated. */
   handleTimeout(): void;
-
-  /** The `tasks` capability object for the `initialize` result, as JSON text. */
-  capabilitiesJson(context?: string | null): string;
 
   /**
    * Declares a tool's task policy (see {@link TaskSupport}). `null`/omitted means absent: the
@@ -654,43 +716,43 @@ export declare class TextTaskEngine {
   // Host calls: report the work of a task.
 
   /**
-   * The work finished: stores `resultJson` (a JSON object text, e.g. a `CallToolResult`) and
-   * answers waiting `tasks/result` requests. A `tools/call` result with `isError: true` makes
-   * the task `failed`. Returns the task JSON.
+   * The work finished: stores `result` (e.g. a `CallToolResult`) and answers waiting
+   * `tasks/result` requests. A `tools/call` result with `isError: true` makes the task
+   * `failed`. Returns the task.
    * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
    */
-  complete(taskId: string, resultJson: string): string;
+  complete(taskId: string, result: V['result']): V['task'];
 
   /**
-   * The work failed with this JSON-RPC error object text (`{"code": int, "message": string,
-   * "data"?: any}`); `tasks/result` replays exactly this error. Returns the task JSON.
+   * The work failed with this JSON-RPC error object (`{"code": int, "message": string,
+   * "data"?: any}`); `tasks/result` replays exactly this error. Returns the task.
    * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
    */
-  fail(taskId: string, errorJson: string): string;
+  fail(taskId: string, error: V['error']): V['task'];
 
   /**
    * Sends the requestor a request the work needs answered (e.g. `"elicitation/create"` with
-   * its params object text) and moves the task to `input_required`. The request travels on
-   * the requestor's waiting `tasks/result` (a `send` output with `inReplyTo`), or waits for
-   * one. The answer comes back as an `inputResponse` output; once every request is answered
-   * the task is `working` again. Returns the request's raw JSON id.
+   * its params) and moves the task to `input_required`. The request travels on the
+   * requestor's waiting `tasks/result` (a `send` output with `inReplyTo`), or waits for one.
+   * Returns the request's id: the answer comes back as an `inputResponse` output with this
+   * `requestId`; once every request is answered the task is `working` again.
    * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`,
    * `capability_not_declared` (the client did not declare what the request needs; nothing was sent)
    */
-  requestInput(taskId: string, method: string, paramsJson?: string | null): string;
+  requestInput(taskId: string, method: string, params?: V['params'] | null): V['id'];
 
   /**
    * `input_required` → `working` (the engine does this itself once all input is answered).
-   * Returns the task JSON.
+   * Returns the task.
    * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
    */
-  resume(taskId: string): string;
+  resume(taskId: string): V['task'];
 
   /**
-   * Sets (or with `null` clears) the status message of a running task. Returns the task JSON.
+   * Sets (or with `null` clears) the status message of a running task. Returns the task.
    * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
    */
-  setStatusMessage(taskId: string, message?: string | null): string;
+  setStatusMessage(taskId: string, message?: string | null): V['task'];
 
   /**
    * Emits `notifications/progress` with the original request's `progressToken`. Returns
@@ -701,16 +763,15 @@ export declare class TextTaskEngine {
 
   /**
    * Cancels a task (the host's own decision): it becomes `cancelled`, waiters are answered
-   * and a `cancelled` output is queued. Returns the task JSON.
+   * and a `cancelled` output is queued. Returns the task.
    * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
    */
-  cancel(taskId: string, message?: string | null): string;
+  cancel(taskId: string, message?: string | null): V['task'];
 
-  // Store calls: for hosts (such as SDK adapters) that route JSON-RPC themselves.
-  // Same rules as the wire: scoped to `context`, expired tasks invisible.
+  // SDK store calls: for hosts (such as SDK adapters) that route JSON-RPC themselves. Same
+  // rules as the wire: scoped to `context`, expired tasks invisible; the SDK 1.x TaskStore's
+  // rules and wording where it has them (mcp-task-core/sdk is built on them); errors carry `rpcCode`.
 
-  /** Host-side: whether a live task has this ID, in any context. Never expose it to a peer. */
-  hasTask(taskId: string): boolean;
   /**
    * Host-side: the context of a live task (`null` for a task created without one), or
    * `undefined` when no live task has this ID. Never expose it to a peer.
@@ -720,95 +781,98 @@ export declare class TextTaskEngine {
   /**
    * Creates a `working` task for a request the host runs itself (no `execute` output).
    * `ttl`: ms (clamped to `ttl.maxMs`; `0` expires at once), `null` for unlimited (if
-   * allowed), omitted for the default. `progressTokenJson`: the request's progress token as
-   * JSON text (e.g. `"\"tok\""` or `"7"`). Returns the task JSON.
+   * allowed), omitted for the default. `progressToken`: the request's progress token
+   * (`'tok'` or `7`; JSON text in {@link TextTaskEngine}). Returns the task.
    * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
    */
   createTask(
     context: string | null | undefined,
     method: string,
     ttl?: number | null,
-    progressTokenJson?: string | null,
+    progressToken?: V['progressToken'] | null,
     /** This task's suggested poll interval (ms); `undefined`: the engine's `pollIntervalMs`; `null`: none. */
     pollIntervalMs?: number | null,
-  ): string;
+  ): V['task'];
 
-  /** The task JSON as `context` may see it, or `null` (unknown, expired, or another context's). */
-  getTask(taskId: string, context?: string | null): string | null;
-
-  /** The stored outcome of a finished task as `context` may see it, or `null` (also while it runs, or when cancelled). */
-  getOutcome(taskId: string, context?: string | null): TextTaskOutcome | null;
+  /** The task as `context` may see it, or `null` (unknown, expired, or another context's). */
+  getTask(taskId: string, context?: string | null): V['task'] | null;
 
   /**
-   * One page of `context`'s tasks as JSON text (see {@link TaskPage}).
+   * One page of `context`'s tasks (see {@link TaskPage}).
    * @throws {TaskEngineError} `list_unavailable` (no context), `invalid_cursor`
    */
-  listTasks(context: string | null | undefined, cursor?: string | null): string;
+  listTasks(context: string | null | undefined, cursor?: string | null): V['page'];
 
   /**
-   * Cancels a task on behalf of `context` (the store-level `tasks/cancel`). Returns the task JSON.
+   * Cancels a task on behalf of `context` (the store-level `tasks/cancel`). Returns the task.
    * @throws {TaskEngineError} `unknown_task` (also another context's), `task_cancelled`, `already_terminal`
    */
-  cancelTask(taskId: string, context?: string | null, message?: string | null): string;
+  cancelTask(taskId: string, context?: string | null, message?: string | null): V['task'];
 
   /**
-   * Sets a task's status directly. `completed`/`failed` end it without a stored outcome;
-   * `cancelled` cancels it. Returns the task JSON.
-   * @throws {TaskEngineError} `invalid_argument` (unknown status), `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
-   */
-  updateStatus(taskId: string, status: TaskStatus, message?: string | null): string;
-
-  /**
-   * Ends a task with a result (JSON object text) and an explicit status. Returns the task JSON.
-   * @throws {TaskEngineError} `invalid_argument`, `unknown_task`, `task_cancelled`, `already_terminal`, `limit_exceeded`
-   */
-  storeResult(taskId: string, status: 'completed' | 'failed', resultJson: string): string;
-
-  // SDK 1.x TaskStore / TaskMessageQueue calls (mcp-task-core/sdk is built on them): scoped
-  // to `context`, with the SDK store's rules and wording; errors carry `rpcCode`.
-
-  /**
-   * The SDK's `updateTaskStatus`. The same status again only updates the message; a move
-   * without a (non-empty) `message` between `working` and `input_required` keeps the current one.
+   * The SDK's `updateTaskStatus`: moves a task of `context`. `completed`/`failed` end it
+   * without a stored outcome; `cancelled` cancels it. The same status again only updates the
+   * message; a move without a (non-empty) `message` between `working` and `input_required`
+   * keeps the current one. A task ID that is not a string names no task.
    * @throws {TaskEngineError} `unknown_task` ("Task not found: <id>"), `invalid_argument`,
-   *   `already_terminal` ("Cannot update task <id> from terminal status '<from>' to '<to>'")
+   *   `already_terminal` ("Cannot update task <id> from terminal status '<from>' to '<to>'", a cancelled task's included)
    */
-  updateTaskStatus(taskId: string, context: string | null | undefined, status: string, message?: string | null): void;
+  updateTaskStatus(taskId: string, context: string | null | undefined, status: TaskStatus, message?: string | null): void;
+
   /**
-   * The SDK's `storeTaskResult`: `status` `completed` or `failed`, the outcome a result object
-   * or (with `failed`) a JSON-RPC error object, as JSON text.
+   * The SDK's `storeTaskResult`: ends a task of `context` with `status` `completed` or
+   * `failed` (the host's judgement: a result stored as `failed` fails the task) and its
+   * outcome, a result object or (with `failed`) a JSON-RPC error object that `tasks/result` replays.
    * @throws {TaskEngineError} `unknown_task`, `invalid_argument`, `task_cancelled`, `already_terminal`, `limit_exceeded`
    */
-  storeTaskResult(taskId: string, context: string | null | undefined, status: string, outcome: TextTaskOutcome): void;
+  storeTaskResult(taskId: string, context: string | null | undefined, status: 'completed' | 'failed', outcome: V['outcomeIn']): void;
+
   /**
-   * The SDK's `getTaskResult`: the stored outcome.
-   * @throws {TaskEngineError} `unknown_task`, `no_result` (running, or cancelled)
+   * The SDK's `getTaskResult`: the stored outcome of a task of `context`.
+   * @throws {TaskEngineError} `unknown_task` (also another context's), `no_result` (running, or cancelled)
    */
-  getTaskResult(taskId: string, context?: string | null): TextTaskOutcome;
-  // The SDK store's hot calls (mcp-task-core/sdk): strings only, unchecked (anything else traps).
+  getTaskResult(taskId: string, context?: string | null): V['outcome'];
+
+  /** Live tasks held (including finished ones not yet expired). */
+  readonly taskCount: number;
+
   /**
-   * `storeTaskResult` with the outcome's JSON as UTF-8 bytes (`new TextEncoder().encode(json)`:
-   * copied into wasm memory at once); `isError`: a JSON-RPC error object. Answers the task's
-   * record as `taskEntry` does.
+   * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).
+   * Where `Symbol.dispose` exists, `using engine = new TaskEngine()` calls this too.
    */
-  storeTaskResultUtf8(taskId: string, context: string | null | undefined, status: string, json: Uint8Array, isError: boolean): string;
-  /** `updateTaskStatus`, same rules. */
-  setTaskStatus(taskId: string, context: string | null | undefined, status: string, message?: string | null): void;
-  /** `getTaskResult`: the result's JSON text, or `{ error }` with the JSON-RPC error object's text. */
-  taskResultText(taskId: string, context?: string | null): string | { error: string };
-  /** For a host's read cache: `createTask` (no progress token) answering the task's record, as `taskEntry` does. */
-  createTaskEntry(context: string | null | undefined, method: string, ttl?: number | null, pollIntervalMs?: number | null): string;
-  /**
-   * For a host's read cache: the record of a task `context` may see, or `null`: its wire
-   * `Task` fields as text separated by NUL (`validUntil`, `ttl`, `pollInterval` in decimal or
-   * empty for none; `status`, `createdAt`, `lastUpdatedAt`; the length of `taskId` in UTF-16
-   * units, `taskId`, then NUL and the status message if it has one). The task holds while the
-   * clock is before `validUntil` (epoch ms; empty: no deadline) and no call changes it; in
-   * store mode `validUntil` is now.
-   */
-  taskEntry(taskId: string, context?: string | null): string | null;
-  /** Messages queued for every task. */
-  readonly queuedMessages: number;
+  free(): void;
+}
+
+// ---------------------------------------------------------------------------------------
+// The engine, text API
+
+/** {@link TextTaskEngine}'s shared members (see {@link TaskEngineMembers}), with JSON text. */
+export interface TextTaskEngine extends TaskEngineMembers<TextEngineValues> {}
+
+/**
+ * {@link TaskEngine} with JSON text in and out: messages, tasks, results and ids are passed
+ * and returned as JSON text (an id `"r1"` is `'"r1"'`), outputs carry text. For hosts that
+ * pass bytes through and for benchmarks; {@link TaskEngine} is the same engine with plain JS
+ * values. The host loop and the shared members: see {@link TaskEngineMembers}. Methods that
+ * return a task return its wire `Task` JSON text (see {@link Task}). Call {@link free} when
+ * done (or let the GC do it).
+ */
+export declare class TextTaskEngine {
+  /** @throws {TaskEngineError} `invalid_options` */
+  constructor(options?: TaskEngineOptions | null);
+
+  /** `capabilities.extensions` for a `server/discover` result: `{"io.modelcontextprotocol/tasks":{}}` as JSON text. */
+  static extensionCapabilityJson(): string;
+
+  /** The fields of every output kind, and which hold JSON text (what {@link TaskEngine} parses). */
+  static outputShapes(): OutputShapes;
+
+  /** The `tasks` capability object for the `initialize` result of a session in `context`, as JSON text. */
+  capabilitiesJson(context?: string | null): string;
+
+  // The SDK 1.x TaskMessageQueue (mcp-task-core/sdk is built on it): scoped to `context`,
+  // with the SDK's rules and wording; errors carry `rpcCode`.
+
   /**
    * Queues a message (JSON object text with `type` `request`, `notification`, `response` or
    * `error`) for a task's requestor. The queue belongs to the task's context when the engine
@@ -822,40 +886,39 @@ export declare class TextTaskEngine {
   dequeueMessage(taskId: string, context?: string | null): string | null;
   /** Every queued message `context` may read, oldest first, as JSON array text. */
   dequeueAllMessages(taskId: string, context?: string | null): string;
-  /** Messages queued for one task, or for every task. */
+  /** Messages queued for one task, or for every task when no `taskId` is given (no look-up then). */
   queuedMessageCount(taskId?: string | null): number;
   /** Drops every queued message. */
   clearMessages(): void;
 
-  /** Live tasks held (including finished ones not yet expired). */
-  readonly taskCount: number;
+  // The SDK store's read cache (mcp-task-core/sdk): a task as a record that says how long it
+  // holds, cheaper to take apart than JSON.
 
+  /** `createTask` (no progress token) answering the task's record, as `taskEntry` does. */
+  createTaskEntry(context: string | null | undefined, method: string, ttl?: number | null, pollIntervalMs?: number | null): string;
   /**
-   * Releases the wasm memory now. The object is unusable afterwards (calls throw).
-   * Where `Symbol.dispose` exists, `using engine = new TextTaskEngine()` calls this too.
+   * The record of a task `context` may see, or `null`: its wire `Task` fields as text
+   * separated by NUL (`validUntil`, `ttl`, `pollInterval` in decimal or empty for none;
+   * `status`, `createdAt`, `lastUpdatedAt`; the length of `taskId` in UTF-16 units, `taskId`,
+   * then NUL and the status message if it has one). The task holds while the clock is before
+   * `validUntil` (epoch ms; empty: no deadline) and no call changes it; in storage mode
+   * `validUntil` is now.
    */
-  free(): void;
+  taskEntry(taskId: string, context?: string | null): string | null;
 }
 
 // ---------------------------------------------------------------------------------------
 // The engine
 
+/** {@link TaskEngine}'s shared members (see {@link TaskEngineMembers}), with plain JS values. */
+export interface TaskEngine extends TaskEngineMembers<ObjectEngineValues> {}
+
 /**
  * The MCP task runtime: a synchronous, sans-IO state machine, taking and returning plain JS
- * values (messages, tasks, results, ids and progress tokens as the values they are). The host loop:
- *
- * 1. every message from the peer: `const reply = engine.handle(message, context)`; send `reply` if not `null`;
- * 2. after that and every host call, drain `engine.pollOutput()` until `null`
- *    (`send` → deliver `message` (or its exact `text`) to `context`; `execute` → start the work;
- *    `forward` → handle it as a normal MCP message; `cancelled`/`expired` → stop the work;
- *    `inputResponse` → give the answer to the work; `audit` → log it);
- * 3. report work through `complete` / `fail` / `requestInput` / `setStatusMessage` / `reportProgress`;
- * 4. (re)arm one timer at `engine.nextDeadline()` (re-read it after each drain); when it fires call
- *    `engine.handleTimeout()` and drain again.
- *
- * A thin layer over {@link TextTaskEngine} (JSON.stringify in, JSON.parse out). Task records
- * (`persist` outputs, `restore`, `snapshot`, `exportTask`) stay opaque JSON text: write them
- * to the store as they are. Errors: see {@link TaskEngineError}. Call {@link free} when done.
+ * values (messages, tasks, results, ids and progress tokens as the values they are). The host
+ * loop and the shared members: see {@link TaskEngineMembers}. A thin layer over
+ * {@link TextTaskEngine} (JSON.stringify in, JSON.parse out); an output keeps its exact JSON
+ * text as `text`. Call {@link free} when done.
  */
 export declare class TaskEngine {
   /** @throws {TaskEngineError} `invalid_options` */
@@ -864,201 +927,11 @@ export declare class TaskEngine {
   /** The {@link TextTaskEngine} underneath (same tasks and outputs), for a call that needs exact JSON text. */
   readonly textEngine: TextTaskEngine;
 
-  /**
-   * One JSON-RPC message from the peer for `context` (the authenticated session or principal;
-   * `null`/omitted for none): a message object, or its JSON text as received (malformed text
-   * then gets the spec's parse error). Returns the response to send now, or `null`
-   * (notifications, responses, forwarded requests, and a `tasks/result` whose task is still
-   * running: its response comes later from {@link pollOutput}). Malformed input gets a
-   * JSON-RPC error response and changes nothing.
-   */
-  handle(message: JsonRpcMessage | string, context?: string | null, inbound?: HandleOptions | null): JsonRpcResponse | null;
-
-  /**
-   * Tasks extension: turns a forwarded `tools/call` into a task. Returns the `CreateTaskResult`
-   * response to send; an `execute` output follows.
-   * Of `inbound`, only `quotaKey` is read (whose allowance the task spends).
-   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`
-   */
-  startTask(request: JsonRpcRequest | string, context?: string | null, inbound?: HandleOptions | null): JsonRpcResultResponse;
-
-  /**
-   * Tasks extension: the task part of a `subscriptions/listen` request. Returns `{ taskIds }`
-   * agreed to, or `{ error, text }`: the JSON-RPC error response to send instead (`-32021`).
-   */
-  listenTasks(
-    request: JsonRpcRequest | string,
-    context?: string | null,
-  ): { taskIds: string[] } | { error: JsonRpcErrorResponse; text: string };
-
-  /** The `subscriptions/listen` stream with this request id closed. Returns how many task follows ended. */
-  unlistenTasks(subscriptionId: JsonRpcId, context?: string | null): number;
-
-  /**
-   * Store mode: restores what the store holds under task `taskId`'s key, as the storage read it
-   * (`record`: `null` when the key holds no task record at all, say a value of another type;
-   * `version`: the version text the storage keeps beside the record, or `null`). Use it for
-   * every read of one task and on every conflict. Damage (an unreadable record, another task's,
-   * a version that disagrees) is decided here: a task held here fails with a storage-corruption
-   * error (its work gets a `cancelled` output) and a `persist` writes that over the damage, so
-   * every instance reads the same; the return value then says what was found, for the
-   * operator's log. `null`: restored as it was.
-   * @throws {TaskEngineError} `damaged_record` (-32603, `detail` for the operator) for damage
-   *   under a task not held here: leave it out of list pages, answer requests for it with it
-   */
-  restoreStored(taskId: string, record: string | null, version: string | null): string | null;
-
-  /**
-   * Store mode: puts a task record (opaque JSON text, as a `persist` output wrote it) in place of the local copy.
-   * @throws {TaskEngineError} `invalid_argument` for a record this engine did not write
-   */
-  restore(record: string): void;
-
-  /** Restores every record of a {@link snapshot}; returns how many. */
-  restoreSnapshot(snapshot: string): number;
-
-  /** Every live task's record, as opaque JSON array text. */
-  snapshot(): string;
-
-  /** The record of a live task (opaque JSON text), or `null`. */
-  exportTask(taskId: string): string | null;
-
-  /** Store mode: drops the local copy of a task the store no longer holds. Returns whether there was one. */
-  forgetTask(taskId: string): boolean;
-
   /** `capabilities.extensions` for a `server/discover` result: `{ "io.modelcontextprotocol/tasks": {} }`. */
   static extensionCapability(): { [extension: string]: object };
 
-  /** The next output, or `null` when there is nothing to do now. */
-  pollOutput(): TaskEngineOutput | null;
-
-  /** How many outputs wait to be drained. */
-  readonly pendingOutputs: number;
-
-  /** Epoch ms of the next TTL deadline, or `null` when no task has one. */
-  nextDeadline(): number | null;
-
-  /** Expires what is due (then drain outputs). Harmless when early or repeated. */
-  handleTimeout(): void;
-
   /** The `tasks` capability object for the `initialize` result of a session in `context`. */
   capabilities(context?: string | null): { [key: string]: unknown };
-
-  /**
-   * Declares a tool's task policy (see {@link TaskSupport}). `null`/omitted means absent.
-   * @throws {TypeError} `invalid_argument` for any other string
-   */
-  registerTool(name: string, taskSupport?: TaskSupport | null): void;
-
-  /**
-   * The work finished: stores `result` (e.g. a `CallToolResult`) and answers waiting
-   * `tasks/result` requests. Returns the task.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
-   */
-  complete(taskId: string, result: { [key: string]: unknown }): Task;
-
-  /**
-   * The work failed with this JSON-RPC error object; `tasks/result` replays exactly this error. Returns the task.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`
-   */
-  fail(taskId: string, error: JsonRpcErrorObject): Task;
-
-  /**
-   * Sends the requestor a request the work needs answered (e.g. `"elicitation/create"` with its
-   * params) and moves the task to `input_required`. Returns the request's id: the answer
-   * comes back as an `inputResponse` output with this `requestId`.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument`, `limit_exceeded`,
-   * `capability_not_declared` (the client did not declare what the request needs; nothing was sent)
-   */
-  requestInput(taskId: string, method: string, params?: { [key: string]: unknown } | null): JsonRpcId;
-
-  /**
-   * `input_required` → `working`. Returns the task.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
-   */
-  resume(taskId: string): Task;
-
-  /**
-   * Sets (or with `null` clears) the status message of a running task. Returns the task.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
-   */
-  setStatusMessage(taskId: string, message?: string | null): Task;
-
-  /**
-   * Emits `notifications/progress` with the original request's `progressToken`. Returns
-   * `false` (and sends nothing) when the request carried no token.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`, `invalid_argument` (non-finite numbers)
-   */
-  reportProgress(taskId: string, progress: number, total?: number | null, message?: string | null): boolean;
-
-  /**
-   * Cancels a task (the host's own decision). Returns the task.
-   * @throws {TaskEngineError} `unknown_task`, `task_cancelled`, `already_terminal`
-   */
-  cancel(taskId: string, message?: string | null): Task;
-
-  /** Host-side: whether a live task has this ID, in any context. Never expose it to a peer. */
-  hasTask(taskId: string): boolean;
-
-  /**
-   * Host-side: the context of a live task (`null` for a task created without one), or
-   * `undefined` when no live task has this ID. Never expose it to a peer.
-   */
-  taskContext(taskId: string): string | null | undefined;
-
-  /**
-   * Creates a `working` task for a request the host runs itself (no `execute` output).
-   * `ttl`: ms, `null` for unlimited (if allowed), omitted for the default. `progressToken`:
-   * the request's progress token as it is (`'tok'` or `7`). Returns the task.
-   * @throws {TaskEngineError} `invalid_argument`, `limit_exceeded`, `duplicate_id`
-   */
-  createTask(
-    context: string | null | undefined,
-    method: string,
-    ttl?: number | null,
-    progressToken?: JsonRpcId | null,
-    /** This task's suggested poll interval (ms); `undefined`: the engine's `pollIntervalMs`; `null`: none. */
-    pollIntervalMs?: number | null,
-  ): Task;
-
-  /** The task as `context` may see it, or `null` (unknown, expired, or another context's). */
-  getTask(taskId: string, context?: string | null): Task | null;
-
-  /** The stored outcome of a finished task as `context` may see it, or `null` (also while it runs, or when cancelled). */
-  getOutcome(taskId: string, context?: string | null): TaskOutcome | null;
-
-  /**
-   * One page of `context`'s tasks.
-   * @throws {TaskEngineError} `list_unavailable` (no context), `invalid_cursor`
-   */
-  listTasks(context: string | null | undefined, cursor?: string | null): TaskPage;
-
-  /**
-   * Cancels a task on behalf of `context` (the store-level `tasks/cancel`). Returns the task.
-   * @throws {TaskEngineError} `unknown_task` (also another context's), `already_terminal`
-   */
-  cancelTask(taskId: string, context?: string | null, message?: string | null): Task;
-
-  /**
-   * Sets a task's status directly. Returns the task.
-   * @throws {TaskEngineError} `invalid_argument` (unknown status), `unknown_task`, `task_cancelled`, `already_terminal`, `illegal_transition`
-   */
-  updateStatus(taskId: string, status: TaskStatus, message?: string | null): Task;
-
-  /**
-   * Ends a task with a result and an explicit status. Returns the task.
-   * @throws {TaskEngineError} `invalid_argument`, `unknown_task`, `task_cancelled`, `already_terminal`, `limit_exceeded`
-   */
-  storeResult(taskId: string, status: 'completed' | 'failed', result: { [key: string]: unknown }): Task;
-
-  /** Live tasks held (including finished ones not yet expired). */
-  readonly taskCount: number;
-
-  /**
-   * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).
-   * Where `Symbol.dispose` exists, `using engine = new TaskEngine()` calls this too.
-   */
-  free(): void;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ export type {
   AuditOutput,
   OutputsDroppedOutput,
   PersistOutput,
-  StoreOptions,
+  StorageOptions,
   TaskEngineOutput,
   TextTaskEngineOutput,
   OutputShapes,

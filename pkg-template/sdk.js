@@ -286,9 +286,9 @@ const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTime
 
 /** The engine's name of an option this store passes on -> the store's own name for it. */
 const CALLER_NAMES = /** @type {Record<string, string>} */ ({
-  'store.instanceId': 'instanceId',
-  'store.leaseMs': 'leaseMs',
-  'store.cursorKey': 'cursorKey',
+  'storage.instanceId': 'instanceId',
+  'storage.leaseMs': 'leaseMs',
+  'storage.cursorKey': 'cursorKey',
   'ttl.defaultMs': 'defaultTtlMs',
   'ttl.maxMs': 'maxTtlMs',
   'ttl.allowUnlimited': 'allowUnlimitedTtl',
@@ -303,7 +303,7 @@ function newEngine(options) {
     return new TaskEngine(options);
   } catch (err) {
     if (err instanceof Error && 'code' in err && err.code === 'invalid_options') {
-      throw new TypeError(err.message.replace(/options\.((?:store|ttl)\.\w+)/g, (name, path) => `options.${CALLER_NAMES[path] ?? path}`));
+      throw new TypeError(err.message.replace(/options\.((?:storage|ttl)\.\w+)/g, (name, path) => `options.${CALLER_NAMES[path] ?? path}`));
     }
     throw err;
   }
@@ -360,23 +360,6 @@ function parseJson(text) {
   }
 }
 
-/** Results go to the engine as UTF-8 bytes (see TextTaskEngine.storeTaskResultUtf8). */
-const UTF8 = new TextEncoder();
-/** Size of the reused encoding buffer: texts up to a third of it (3 bytes per UTF-16 unit at most). */
-const UTF8_SCRATCH_BYTES = 64 * 1024;
-/** @type {Uint8Array | null} */
-let utf8Scratch = null;
-
-/**
- * `text` as UTF-8, in a view of a reused buffer when it fits: valid until the next call.
- * @param {string} text
- */
-function utf8(text) {
-  if (text.length * 3 > UTF8_SCRATCH_BYTES) return UTF8.encode(text);
-  utf8Scratch ??= new Uint8Array(UTF8_SCRATCH_BYTES);
-  return utf8Scratch.subarray(0, UTF8.encodeInto(text, utf8Scratch).written);
-}
-
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2_147_483_647;
 
@@ -385,7 +368,7 @@ const DEFAULT_READ_CACHE_SIZE = 32_768;
 
 /**
  * A task record of the engine (TextTaskEngine.taskEntry: the wire Task's fields as text
- * separated by NUL, see Engine::task_cache_entry) as `{ until, task }`: taken apart by hand,
+ * separated by NUL, see the engine's cache record in src/engine/host_tasks.rs) as `{ until, task }`: taken apart by hand,
  * several times faster than JSON.parse. `until`: epoch ms (exclusive) or null for never.
  * `knownId`, the caller's string of the task's ID, is used as it is: a slice of the record
  * would be a V8 sliced string, which the read cache's Map compares more slowly.
@@ -508,13 +491,6 @@ class WasmTaskStore {
   #cache = new Map();
   /** Most entries the read cache keeps (the oldest goes first); 0 turns it off. */
   #cacheLimit = DEFAULT_READ_CACHE_SIZE;
-  /**
-   * The record the last storeTaskResult answered, until the next getTask of that task takes
-   * it into the read cache (the SDK reads every task it writes right after writing it). One
-   * at most; every change to the task drops it, as it drops the task's cache entry.
-   * @type {{ taskId: string, context: string, record: string } | null}
-   */
-  #written = null;
 
   /** @param {WasmTaskStoreOptions} [options] */
   constructor(options = {}) {
@@ -536,12 +512,12 @@ class WasmTaskStore {
         if (typeof st[m] !== 'function') throw new TypeError(`options.storage.${m} must be a function (see redisStorage in mcp-task-core/redis)`);
       }
       /** @type {Record<string, any>} */
-      const store = {};
-      if (options.instanceId !== undefined) store.instanceId = String(options.instanceId);
+      const storage = {};
+      if (options.instanceId !== undefined) storage.instanceId = String(options.instanceId);
       const leaseMs = optionalNumber(options, 'leaseMs');
-      if (leaseMs !== undefined) store.leaseMs = leaseMs;
-      if (options.cursorKey !== undefined) store.cursorKey = String(options.cursorKey);
-      this.#engineOptions.store = store;
+      if (leaseMs !== undefined) storage.leaseMs = leaseMs;
+      if (options.cursorKey !== undefined) storage.cursorKey = String(options.cursorKey);
+      this.#engineOptions.storage = storage;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
       if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('options.onDamaged must be a function');
       this.#loop = new StorageLoop(st, {
@@ -700,32 +676,6 @@ class WasmTaskStore {
    */
   #forget(taskId) {
     this.#cache.delete(/** @type {string} */ (taskId));
-    if (this.#written !== null && this.#written.taskId === taskId) this.#written = null;
-  }
-
-  /**
-   * The task storeTaskResult just answered, if `taskId` of `context` is the one and its
-   * answer still holds; taken into the read cache.
-   * @param {string} taskId
-   * @param {string} context
-   * @returns {Task | null}
-   */
-  #takeWritten(taskId, context) {
-    const written = this.#written;
-    if (written === null || written.taskId !== taskId || written.context !== context) return null;
-    this.#written = null;
-    const entry = taskOfRecord(written.record, taskId);
-    const until = entry.until;
-    if (until !== null) {
-      let now;
-      try {
-        now = this.#now();
-      } catch {
-        return null; // the engine reports the clock's failure
-      }
-      if (!(now < until)) return null;
-    }
-    return this.#keep(context, entry);
   }
 
   /**
@@ -927,8 +877,6 @@ class WasmTaskStore {
     if (typeof taskId === 'string' && this.#loop === null) {
       const hit = this.#cachedTask(taskId, context);
       if (hit !== null) return { ...hit };
-      const written = this.#takeWritten(taskId, context);
-      if (written !== null) return written;
       const engine = this.#engine;
       if (engine !== null) {
         try {
@@ -1097,17 +1045,6 @@ class WasmTaskStore {
     // An Error (or a jsonRpcErrorResult) is the JSON-RPC error the request failed with.
     const error = jsonRpcErrorIn(result);
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
-    if (typeof taskId === 'string' && typeof status === 'string') {
-      let record;
-      try {
-        record = engine.storeTaskResultUtf8(taskId, context, status, utf8(json), error !== null);
-      } catch (err) {
-        throw fromEngine(err);
-      }
-      if (this.#cacheLimit > 0 && this.#loop === null && typeof context === 'string') this.#written = { taskId, context, record };
-      return;
-    }
-    // Anything else goes to the checked call, which names what is wrong.
     const outcome = /** @type {import('mcp-task-core').TextTaskOutcome} */ ({ kind: error ? 'error' : 'result', json });
     engineCall(() => engine.storeTaskResult(taskId, context, status, outcome));
   }
@@ -1119,20 +1056,9 @@ class WasmTaskStore {
    * @returns {Result}
    */
   #result(engine, taskId, context) {
-    if (typeof taskId !== 'string') {
-      const outcome = engineCall(() => engine.getTaskResult(taskId, context));
-      if (outcome.kind === 'result') return JSON.parse(outcome.json);
-      const e = JSON.parse(outcome.json);
-      throw new JsonRpcError(e.code, e.message, e.data);
-    }
-    let outcome;
-    try {
-      outcome = engine.taskResultText(taskId, context);
-    } catch (err) {
-      throw fromEngine(err);
-    }
-    if (typeof outcome === 'string') return JSON.parse(outcome);
-    const e = JSON.parse(outcome.error);
+    const outcome = engineCall(() => engine.getTaskResult(taskId, context));
+    if (outcome.kind === 'result') return JSON.parse(outcome.json);
+    const e = JSON.parse(outcome.json);
     throw new JsonRpcError(e.code, e.message, e.data);
   }
 
@@ -1146,12 +1072,7 @@ class WasmTaskStore {
   #update(engine, taskId, status, statusMessage, context) {
     this.#forget(taskId);
     const message = statusMessage ? String(statusMessage) : null;
-    try {
-      if (typeof taskId === 'string' && typeof status === 'string') engine.setTaskStatus(taskId, context, status, message);
-      else engine.updateTaskStatus(taskId, context, status, message);
-    } catch (err) {
-      throw fromEngine(err);
-    }
+    engineCall(() => engine.updateTaskStatus(taskId, context, status, message));
   }
 
   /**
@@ -1287,7 +1208,6 @@ class WasmTaskStore {
     }
     this.#contexts.clear();
     this.#cache.clear();
-    this.#written = null;
     this.#engine = null;
     this.#loading = null;
     if (engine) {
@@ -1419,7 +1339,7 @@ class WasmTaskMessageQueue {
    */
   #nothingQueued() {
     const engine = this.#store ? /** @type {TaskEngine | null} */ (this.#store[ENGINE](false)) : this.#own;
-    return engine !== null && engine.queuedMessages === 0;
+    return engine !== null && engine.queuedMessageCount(null) === 0;
   }
 
   /**

@@ -1,4 +1,4 @@
-// Types for `mcp-task-core/storage`: the host loop of a TextTaskEngine in store mode over a
+// Types for `mcp-task-core/storage`: the host loop of a TextTaskEngine in storage mode over a
 // TaskStorage. WasmTaskStore (mcp-task-core/sdk) runs on it; so can any other host.
 import type { TextTaskEngine, TextTaskEngineOutput } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/sdk';

@@ -1,11 +1,11 @@
-// mcp-task-core/storage (ESM): the host loop of a TextTaskEngine in store mode over a TaskStorage
+// mcp-task-core/storage (ESM): the host loop of a TextTaskEngine in storage mode over a TaskStorage
 // ({ load, loadContext, write }, e.g. redisStorage from mcp-task-core/redis). WasmTaskStore
 // (mcp-task-core/sdk) runs on it; any other host (an SDK 2.x runtime, a custom server) can too.
 // Glue only: the engine decides every status; this loads records, writes the engine's
 // `persist` outputs with a compare-and-set before anything after them is delivered, restores
 // the stored record on a conflict and runs the operation again.
 //
-//   const engine = new TextTaskEngine({ ..., store: { instanceId, leaseMs } });
+//   const engine = new TextTaskEngine({ ..., storage: { instanceId, leaseMs } });
 //   const loop = new StorageLoop(storage, { onOutput: (o) => deliver(o) });
 //   const task = await loop.run(engine, { taskId, write: true }, (e) => e.complete(taskId, json));
 //   setTimeout(() => loop.tick(engine), engine.nextDeadline() - Date.now());   // heartbeats, expiry
@@ -128,7 +128,7 @@ class StorageLoop {
   run(engine, plan, fn) {
     return this.#serial(async () => {
       if (typeof plan.taskId === 'string') {
-        if (!(plan.write && engine.hasTask(plan.taskId))) await this.#loadTask(engine, plan.taskId);
+        if (!(plan.write && engine.taskContext(plan.taskId) !== undefined)) await this.#loadTask(engine, plan.taskId);
       } else if (typeof plan.context === 'string' || plan.context === null) {
         const entries = await this.#storageCall(() => this.#storage.loadContext(plan.context));
         // A damaged entry is reported and left out: it never fails the page.

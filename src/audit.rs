@@ -23,8 +23,8 @@ pub enum AuditAction {
     LimitHit,
     /// The `tasks/*` rate limit refused a request.
     RateLimited,
-    /// Store mode: the store held something under a task's key that is not its
-    /// record; the detail says what (see [`Engine::restore_stored`](crate::Engine::restore_stored)).
+    /// Storage mode: the storage held something under a task's key that is not its
+    /// record; the detail says what (see [`Storage::restore_stored`](crate::Storage::restore_stored)).
     RecordDamaged,
 }
 

@@ -136,16 +136,16 @@ pub struct Config {
     /// Key for list cursors; random when `None`. Set it to keep cursors valid
     /// across engine instances that share state.
     pub cursor_key: Option<[u8; 16]>,
-    /// Run over an external store (see [`StoreMode`]); `None` keeps tasks in memory only.
-    pub store: Option<StoreMode>,
+    /// Run over an external storage (see [`StorageMode`]); `None` keeps tasks in memory only.
+    pub storage: Option<StorageMode>,
 }
 
-/// How an engine runs over an external store (Redis, Durable Object storage,
+/// How an engine runs over an external storage (Redis, Durable Object storage,
 /// a database): every task change it decides comes out as an
 /// [`Output::Persist`](crate::Output::Persist) the host makes durable before it
 /// delivers what follows, and replies to peers are queued behind them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoreMode {
+pub struct StorageMode {
     /// Names this engine's process for as long as it lives (a boot token):
     /// unique per start, never reused, so a restarted process does not mistake
     /// the dead one's work for its own.
@@ -156,13 +156,13 @@ pub struct StoreMode {
     pub lease_ms: u64,
 }
 
-impl StoreMode {
-    /// A store mode with a random instance id and a 30 s lease.
-    pub fn with_random_instance() -> StoreMode {
+impl StorageMode {
+    /// A storage mode with a random instance id and a 30 s lease.
+    pub fn with_random_instance() -> StorageMode {
         let mut bytes = [0u8; 8];
         let _ = crate::random::fill(&mut bytes);
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        StoreMode { instance_id: id, lease_ms: 30_000 }
+        StorageMode { instance_id: id, lease_ms: 30_000 }
     }
 }
 
@@ -179,7 +179,7 @@ impl Default for Config {
             limits: Limits::default(),
             audit: false,
             cursor_key: None,
-            store: None,
+            storage: None,
         }
     }
 }

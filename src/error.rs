@@ -26,7 +26,7 @@ pub enum HostError {
     InvalidCursor,
     /// Listing is not available (not declared, or no context to scope it to).
     ListUnavailable { message: String },
-    /// The store holds something under this task's key that is not its record
+    /// The storage holds something under this task's key that is not its record
     /// (unparseable, another task's, a version that disagrees). `detail` says
     /// what for the operator's log; it never reaches a peer.
     DamagedRecord { task_id: String, detail: String },

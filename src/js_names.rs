@@ -22,7 +22,7 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
             "statusNotifications",
             "audit",
             "limits",
-            "store",
+            "storage",
             "tools",
         ],
     ),
@@ -45,7 +45,7 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
         ],
     ),
     ("RateLimitOptions", &["burst", "perSecond"]),
-    ("StoreOptions", &["instanceId", "leaseMs", "cursorKey"]),
+    ("StorageOptions", &["instanceId", "leaseMs", "cursorKey"]),
     (
         "TaskRequestorOptions",
         &[

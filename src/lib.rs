@@ -35,15 +35,16 @@ pub mod protocol;
 mod random;
 #[cfg(feature = "requestor")]
 mod requestor;
+mod sdk_store;
 mod task_json;
 mod time;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
 pub use crate::audit::{AuditAction, AuditEvent};
-pub use crate::config::{Capabilities, Config, Limits, StoreMode, TtlPolicy};
+pub use crate::config::{Capabilities, Config, Limits, StorageMode, TtlPolicy};
 pub use crate::core::{Outcome, RequestKind, Task, TaskStatus, TaskSupport};
-pub use crate::engine::{Engine, Inbound, RateLimit, StoreError, TaskBinding, TaskPage};
+pub use crate::engine::{Engine, Inbound, RateLimit, Storage};
 pub use crate::error::HostError;
 pub use crate::ids::{BoxedIdSource, IdSource, SequentialIds, UuidV4Ids};
 pub use crate::output::{Event, Output, Persist, Transmit};
@@ -54,6 +55,7 @@ pub use crate::protocol::{Dialect, TtlRequest};
 pub use crate::requestor::{
     should_augment, CallMode, Decision, PollPolicy, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskView,
 };
+pub use crate::sdk_store::{SdkStore, StoreError, TaskBinding, TaskPage};
 #[cfg(not(target_arch = "wasm32"))]
 pub use crate::time::SystemClock;
 pub use crate::time::{format_timestamp, BoxedClock, Clock, ManualClock};

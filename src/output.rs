@@ -9,7 +9,7 @@ use crate::protocol::raw_id::RawId;
 pub enum Output {
     /// A JSON-RPC message for the peer.
     Send(Transmit),
-    /// With [`Config::store`](crate::Config::store): make this task change
+    /// With [`Config::storage`](crate::Config::storage): make this task change
     /// durable before delivering any output after it. Persists always come
     /// first in the queue.
     Persist(Persist),
@@ -17,22 +17,22 @@ pub enum Output {
     Event(Event),
 }
 
-/// One task change for the external store: a compare-and-set on the task's version.
+/// One task change for the external storage: a compare-and-set on the task's version.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Persist {
     pub task_id: String,
-    /// The version the store must hold now; `None`: the task must not exist yet.
+    /// The version the storage must hold now; `None`: the task must not exist yet.
     pub expected_version: Option<u64>,
     /// The version written.
     pub version: u64,
-    /// The task's record (JSON text, see [`Engine::restore`](crate::Engine::restore));
+    /// The task's record (JSON text, see [`Storage::restore`](crate::Storage::restore));
     /// `None`: delete it (its TTL passed).
     pub record: Option<String>,
-    /// When the store may drop the record by itself (the task's TTL deadline, epoch ms).
+    /// When the storage may drop the record by itself (the task's TTL deadline, epoch ms).
     pub expires_at: Option<u64>,
-    /// A repair: the store holds a damaged record under this task's key, whose
+    /// A repair: the storage holds a damaged record under this task's key, whose
     /// version its storage reported as this text (see
-    /// [`Engine::restore_stored`](crate::Engine::restore_stored)); the
+    /// [`Storage::restore_stored`](crate::Storage::restore_stored)); the
     /// compare-and-set expects this text instead of `expected_version`.
     pub replaces: Option<String>,
 }

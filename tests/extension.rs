@@ -163,7 +163,7 @@ fn per_call_tools_are_forwarded_and_the_host_may_start_a_task() {
     assert_eq!(x.engine.handle_message(&text, A), None);
     let outs = x.drain();
     let [Output::Event(Event::Forward { message, .. })] = outs.as_slice() else { panic!("{outs:?}") };
-    let response: Value = serde_json::from_str(&x.engine.start_task(message, A).unwrap()).unwrap();
+    let response: Value = serde_json::from_str(&x.engine.start_task(message, &mcp_task_core::Inbound::from_context(A)).unwrap()).unwrap();
     x.base.check("JSONRPCResultResponse", &response);
     x.ext.check("CreateTaskResult", &response["result"]);
     assert_eq!(response["id"], json!(x.next_id));
@@ -172,7 +172,7 @@ fn per_call_tools_are_forwarded_and_the_host_may_start_a_task() {
     assert_eq!(x.get(A, &id)["status"], "working");
     // Not for a client that cannot see tasks.
     let undeclared = x.request("tools/call", json!({"name": "decide"}), false);
-    assert!(x.engine.start_task(&undeclared, A).is_err());
+    assert!(x.engine.start_task(&undeclared, &mcp_task_core::Inbound::from_context(A)).is_err());
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

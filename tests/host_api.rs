@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use mcp_task_core::{Config, Engine, Event, ManualClock, Output, RequestKind, TaskStatus, TaskSupport, TtlPolicy, TtlRequest};
+use mcp_task_core::{Config, Engine, Event, ManualClock, Outcome, Output, RequestKind, TaskStatus, TaskSupport, TtlPolicy, TtlRequest};
 use serde_json::{json, Value};
 
 const A: Option<&str> = Some("a");
@@ -92,7 +92,7 @@ fn outcomes_are_checked() {
     assert_eq!(rig.status(A, &t), "working");
     // isError only fails tool calls; other kinds complete.
     let mut client = Rig::new(Config { capabilities: mcp_task_core::Capabilities::client(), ..Default::default() }).engine;
-    let task = client.create_task(A, RequestKind::SamplingCreateMessage, TtlRequest::Default, None).unwrap();
+    let task = client.sdk_store().create_task(A, RequestKind::SamplingCreateMessage, TtlRequest::Default, None, None).unwrap();
     let done =
         client.complete(&task.task_id, r#"{"isError":true,"role":"assistant","content":{"type":"text","text":"x"},"model":"m"}"#).unwrap();
     assert_eq!(done.status, TaskStatus::Completed);
@@ -226,12 +226,15 @@ fn ids_from_the_host_never_overwrite() {
         }
     };
     let mut engine = Engine::with_sources(Config::default(), Box::new(clock), Box::new(ids));
-    let first = engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+    let first = engine.sdk_store().create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
     engine.complete(&first.task_id, r#"{"content":[]}"#).unwrap();
-    let e = engine.create_task(Some("b"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap_err();
+    let e = engine.sdk_store().create_task(Some("b"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap_err();
     assert_eq!(e.code(), "duplicate_id");
-    assert_eq!(engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap_err().code(), "duplicate_id");
-    assert_eq!(engine.get_task("same", A).unwrap().status, TaskStatus::Completed, "the first task is untouched");
+    assert_eq!(
+        engine.sdk_store().create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap_err().code(),
+        "duplicate_id"
+    );
+    assert_eq!(engine.sdk_store().get_task("same", A).unwrap().status, TaskStatus::Completed, "the first task is untouched");
     assert_eq!(engine.task_count(), 1);
     // Over the wire the same refusal is an internal error, and nothing is created.
     while engine.poll_output().is_some() {}
@@ -268,51 +271,55 @@ fn status_notifications_can_be_turned_off() {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn store_api_matches_the_wire() {
     let mut rig = Rig::server();
-    let task = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(1_000), Some("7")).unwrap();
+    let task = rig.engine.sdk_store().create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(1_000), Some("7"), None).unwrap();
     assert!(rig.drain().is_empty(), "no Execute: the host runs it");
-    assert_eq!(rig.engine.get_task(&task.task_id, A), Some(task.clone()));
-    assert_eq!(rig.engine.get_task(&task.task_id, Some("b")), None);
-    let wire: Value = serde_json::from_str(&rig.engine.get_task_json(&task.task_id, A).unwrap()).unwrap();
+    assert_eq!(rig.engine.sdk_store().get_task(&task.task_id, A), Some(task.clone()));
+    assert_eq!(rig.engine.sdk_store().get_task(&task.task_id, Some("b")), None);
+    let wire: Value = serde_json::from_str(&rig.engine.sdk_store().get_task(&task.task_id, A).map(|t| t.to_json()).unwrap()).unwrap();
     assert_eq!(wire, rig.get(A, &task.task_id)["result"]);
     assert!(rig.engine.report_progress(&task.task_id, 1.0, None, None).unwrap(), "token 7 kept");
-    let page = rig.engine.list_tasks(A, None).unwrap();
-    assert_eq!(page.tasks, vec![rig.engine.get_task(&task.task_id, A).unwrap()]);
-    assert_eq!(rig.engine.list_tasks(None, None).unwrap_err().code(), "list_unavailable");
-    assert_eq!(rig.engine.list_tasks(A, Some("bogus")).unwrap_err().code(), "invalid_cursor");
-    rig.engine.cancel_task(&task.task_id, A, None).unwrap();
-    assert_eq!(rig.engine.cancel_task(&task.task_id, A, None).unwrap_err().code(), "task_cancelled");
-    assert_eq!(rig.engine.get_outcome(&task.task_id, A), None);
+    let page = rig.engine.sdk_store().list_tasks(A, None).unwrap();
+    assert_eq!(page.tasks, vec![rig.engine.sdk_store().get_task(&task.task_id, A).unwrap()]);
+    assert_eq!(rig.engine.sdk_store().list_tasks(None, None).unwrap_err().code(), "list_unavailable");
+    assert_eq!(rig.engine.sdk_store().list_tasks(A, Some("bogus")).unwrap_err().code(), "invalid_cursor");
+    rig.engine.sdk_store().cancel_task(&task.task_id, A, None).unwrap();
+    assert_eq!(rig.engine.sdk_store().cancel_task(&task.task_id, A, None).unwrap_err().code(), "task_cancelled");
+    assert_eq!(rig.engine.sdk_store().get_task_result(&task.task_id, A).ok().cloned(), None);
     rig.clock.advance(1_000);
-    assert_eq!(rig.engine.get_task(&task.task_id, A), None, "expired");
+    assert_eq!(rig.engine.sdk_store().get_task(&task.task_id, A), None, "expired");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn store_level_status_updates() {
     let mut rig = Rig::server();
-    let t = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
-    assert_eq!(rig.engine.update_status(&t, TaskStatus::InputRequired, Some("need input")).unwrap().status, TaskStatus::InputRequired);
-    assert_eq!(rig.engine.update_status(&t, TaskStatus::Working, None).unwrap().status_message, None);
-    assert_eq!(rig.engine.update_status(&t, TaskStatus::Working, None).unwrap_err().code(), "illegal_transition");
-    assert_eq!(rig.engine.store_result(&t, TaskStatus::Working, "{}").unwrap_err().code(), "invalid_argument");
-    let done = rig.engine.store_result(&t, TaskStatus::Failed, r#"{"content":[],"isError":false}"#).unwrap();
-    assert_eq!(done.status, TaskStatus::Failed, "the host's status wins");
+    let t = rig.engine.sdk_store().create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap().task_id;
+    let status = |rig: &mut Rig| rig.engine.sdk_store().get_task(&t, A).unwrap();
+    rig.engine.sdk_store().update_task_status(&t, A, "input_required", Some("need input")).unwrap();
+    assert_eq!(status(&mut rig).status, TaskStatus::InputRequired);
+    rig.engine.sdk_store().update_task_status(&t, A, "working", None).unwrap();
+    assert_eq!(status(&mut rig).status_message.as_deref(), Some("need input"), "a move without a message keeps the current one");
+    let working = Outcome::Result("{}".into());
+    assert_eq!(rig.engine.sdk_store().store_task_result(&t, A, "working", working).unwrap_err().code, "invalid_argument");
+    let result = Outcome::Result(r#"{"content":[],"isError":false}"#.into());
+    rig.engine.sdk_store().store_task_result(&t, A, "failed", result).unwrap();
+    assert_eq!(status(&mut rig).status, TaskStatus::Failed, "the host's status wins");
     assert_eq!(statuses_sent(&mut rig), ["input_required", "working", "failed"]);
-    assert_eq!(rig.engine.update_status(&t, TaskStatus::Cancelled, None).unwrap_err().code(), "already_terminal");
-    let t2 = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
-    rig.engine.update_status(&t2, TaskStatus::Cancelled, Some("stop")).unwrap();
+    assert_eq!(rig.engine.sdk_store().update_task_status(&t, A, "cancelled", None).unwrap_err().code, "already_terminal");
+    let t2 = rig.engine.sdk_store().create_task(A, RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap().task_id;
+    rig.engine.sdk_store().update_task_status(&t2, A, "cancelled", Some("stop")).unwrap();
     let outs = rig.drain();
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { .. }))));
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-fn has_task_sees_every_context_but_not_expired_tasks() {
+fn task_context_sees_every_context_but_not_expired_tasks() {
     let mut rig = Rig::server();
-    let t = rig.engine.create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(100), None).unwrap().task_id;
-    assert!(rig.engine.has_task(&t));
-    assert!(rig.engine.get_task(&t, Some("other")).is_none(), "a peer of another context still sees nothing");
-    assert!(!rig.engine.has_task("nope"));
+    let t = rig.engine.sdk_store().create_task(A, RequestKind::ToolsCall, TtlRequest::Ms(100), None, None).unwrap().task_id;
+    assert!(rig.engine.sdk_store().task_context(&t).is_some());
+    assert!(rig.engine.sdk_store().get_task(&t, Some("other")).is_none(), "a peer of another context still sees nothing");
+    assert!(rig.engine.sdk_store().task_context("nope").is_none());
     rig.clock.advance(100);
-    assert!(!rig.engine.has_task(&t));
+    assert!(rig.engine.sdk_store().task_context(&t).is_none());
 }

@@ -7,7 +7,7 @@
 
 mod common;
 use common::*;
-use mcp_task_core::{Config, Engine, Event, HostError, Inbound, ManualClock, Output, SequentialIds, StoreMode, TaskStatus, TaskSupport};
+use mcp_task_core::{Config, Engine, Event, HostError, Inbound, ManualClock, Output, SequentialIds, StorageMode, TaskStatus, TaskSupport};
 use serde_json::{json, Value};
 
 const FORM: &str = r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}"#;
@@ -16,10 +16,10 @@ const URL: &str = r#"{"mode":"url","message":"Sign in","url":"https://example.co
 const SAMPLE: &str = r#"{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10}"#;
 const SAMPLE_WITH_TOOLS: &str = r#"{"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":10,"tools":[{"name":"t","inputSchema":{"type":"object"}}]}"#;
 
-fn engine(store: bool) -> Engine {
+fn engine(storage: bool) -> Engine {
     let clock = ManualClock::new(T0);
-    let store = store.then(|| StoreMode { instance_id: "a".into(), lease_ms: 60_000 });
-    let mut engine = Engine::with_sources(Config { store, ..Config::default() }, Box::new(clock), Box::new(SequentialIds::new("t")));
+    let storage = storage.then(|| StorageMode { instance_id: "a".into(), lease_ms: 60_000 });
+    let mut engine = Engine::with_sources(Config { storage, ..Config::default() }, Box::new(clock), Box::new(SequentialIds::new("t")));
     engine.register_tool("slow", TaskSupport::Required);
     engine.register_tool("decide", TaskSupport::PerCall);
     engine
@@ -142,11 +142,11 @@ fn in_the_extension_the_request_declares_and_nothing_else_stands_in() {
     let forwarded = modern_call("decide", json!({}));
     assert!(e.handle_inbound(&forwarded, &Inbound::from_context(Some("s"))).is_none(), "forwarded to the host");
     while e.poll_output().is_some() {}
-    e.start_task(&forwarded, Some("s")).unwrap();
+    e.start_task(&forwarded, &mcp_task_core::Inbound::from_context(Some("s"))).unwrap();
     let Some(Output::Event(Event::Execute { task_id, .. })) = e.poll_output() else { panic!("an Execute") };
     assert_eq!(refused(&mut e, &task_id, "elicitation/create", FORM), Some("elicitation.form"));
     let declaring = modern_call("decide", json!({"elicitation": {}}));
-    e.start_task(&declaring, Some("s")).unwrap();
+    e.start_task(&declaring, &mcp_task_core::Inbound::from_context(Some("s"))).unwrap();
     let Some(Output::Event(Event::Execute { task_id, .. })) = e.poll_output() else { panic!("an Execute") };
     assert_eq!(refused(&mut e, &task_id, "elicitation/create", FORM), None);
 }
@@ -174,7 +174,7 @@ fn a_2025_task_is_judged_on_the_session_capabilities_the_host_passes() {
     assert_eq!(refused(&mut e, &t, "sampling/createMessage", SAMPLE_WITH_TOOLS), None);
 }
 
-/// The record `Persist` writes for `task_id` (store mode).
+/// The record `Persist` writes for `task_id` (storage mode).
 fn persisted(engine: &mut Engine, task_id: &str) -> String {
     let mut record = None;
     while let Some(out) = engine.poll_output() {
@@ -206,7 +206,7 @@ fn the_declaration_survives_a_restore_and_old_records_still_restore() {
     // Another instance restores the records and keeps refusing what was not declared.
     let mut b = engine(true);
     for record in [&bare, &url_only, &legacy] {
-        b.restore(record).unwrap();
+        b.storage().restore(record).unwrap();
     }
     assert_eq!(refused(&mut b, "t1", "elicitation/create", FORM), Some("elicitation.form"));
     assert_eq!(refused(&mut b, "t2", "elicitation/create", FORM), Some("elicitation.form"));
@@ -214,20 +214,20 @@ fn the_declaration_survives_a_restore_and_old_records_still_restore() {
     assert_eq!(refused(&mut b, "t3", "elicitation/create", FORM), Some("elicitation.form"));
     assert_eq!(refused(&mut b, "t3", "sampling/createMessage", SAMPLE), None);
     // The record it writes next still carries the declaration.
-    assert_eq!(stored(&b.export_task("t1").unwrap()), json!([]));
+    assert_eq!(stored(&b.storage().export_task("t1").unwrap()), json!([]));
 
     // A record written before declarations were kept (no field) restores, and is not judged;
     // names from a later version are skipped.
     let mut old: Value = serde_json::from_str(&bare).unwrap();
     old.as_object_mut().unwrap().remove("inputCapabilities");
     let mut c = engine(true);
-    c.restore(&old.to_string()).unwrap();
+    c.storage().restore(&old.to_string()).unwrap();
     assert_eq!(refused(&mut c, "t1", "elicitation/create", URL), None);
-    assert!(c.export_task("t1").unwrap().find("inputCapabilities").is_none());
+    assert!(c.storage().export_task("t1").unwrap().find("inputCapabilities").is_none());
     let mut later: Value = serde_json::from_str(&url_only).unwrap();
     later["inputCapabilities"] = json!(["elicitation.url", "tasks.someday"]);
     let mut d = engine(true);
-    d.restore(&later.to_string()).unwrap();
+    d.storage().restore(&later.to_string()).unwrap();
     assert_eq!(refused(&mut d, "t2", "elicitation/create", URL), None);
     assert_eq!(refused(&mut d, "t2", "roots/list", "{}"), Some("roots"));
 }

@@ -64,7 +64,7 @@ fn a_task_with_input_from_call_to_outcome() {
     let update = p.sent.iter().find(|v| v["method"] == "tasks/update").unwrap().clone();
     let key: String = serde_json::from_str(inputs[0].0.as_str()).unwrap();
     assert_eq!(update["params"]["inputResponses"][&key]["content"]["name"], "Luca");
-    assert_eq!(p.engine.get_task(&task_id, Some("s")).unwrap().status, TaskStatus::Working);
+    assert_eq!(p.engine.sdk_store().get_task(&task_id, Some("s")).unwrap().status, TaskStatus::Working);
     // The work ends with a tool error: completed in this dialect, and the
     // outcome is the call's own answer.
     p.engine.complete(&exec, r#"{"content":[{"type":"text","text":"Hello, Luca!"}],"isError":true}"#).unwrap();

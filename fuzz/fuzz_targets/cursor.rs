@@ -8,9 +8,9 @@ fuzz_target!(|cursor: &str| {
     let config = Config { page_size: 1, cursor_key: Some([9; 16]), ..Config::default() };
     let mut engine = Engine::with_sources(config, Box::new(clock), Box::new(SequentialIds::new("t")));
     for ctx in ["a", "b", "a"] {
-        engine.create_task(Some(ctx), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
+        engine.sdk_store().create_task(Some(ctx), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
     }
-    if let Ok(page) = engine.list_tasks(Some("b"), Some(cursor)) {
+    if let Ok(page) = engine.sdk_store().list_tasks(Some("b"), Some(cursor)) {
         assert!(page.tasks.iter().all(|t| t.task_id == "t2"), "only b's tasks");
     }
     let message = serde_json_string(cursor);

@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         .handle_message(&format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"t",{EXT_META}}}}}"#), Some("a"));
     let _ = engine.request_input("task-2", "elicitation/create", Some(r#"{"message":"?"}"#));
     let ids = ["task-1", "task-2"];
-    let before: Vec<_> = ids.iter().map(|id| engine.get_task_json(id, Some("a"))).collect();
+    let before: Vec<_> = ids.iter().map(|id| engine.sdk_store().get_task(id, Some("a")).map(|t| t.to_json())).collect();
     let dialect = [None, Some(Dialect::Legacy), Some(Dialect::Extension)][usize::from(mode % 3)];
     let mcp_name = (mode & 4 != 0).then_some("task-2");
     let reply = engine.handle_inbound(text, &Inbound { context: Some("a"), dialect, mcp_name, ..Inbound::default() });
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
     while engine.poll_output().is_some() {}
     // Bad input never changes a stored task (a valid cancel, update or answer may;
     // escapes could spell one).
-    let after: Vec<_> = ids.iter().map(|id| engine.get_task_json(id, Some("a"))).collect();
+    let after: Vec<_> = ids.iter().map(|id| engine.sdk_store().get_task(id, Some("a")).map(|t| t.to_json())).collect();
     let may_change = ["cancel", "update", "input", "\\"].iter().any(|w| text.contains(w));
     if !may_change {
         assert_eq!(before, after);

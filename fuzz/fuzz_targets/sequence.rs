@@ -78,7 +78,7 @@ fuzz_target!(|steps: Vec<Step>| {
                 );
             }
             Step::List { ctx: c, cursor } => {
-                let _ = e.list_tasks(ctx(c), cursor.as_deref());
+                let _ = e.sdk_store().list_tasks(ctx(c), cursor.as_deref());
             }
             Step::Cancel { ctx: c, task } => {
                 let _ = e.handle_message(

@@ -119,7 +119,7 @@ console.log('|---|---|---|---|');
 for (const op of Object.keys(results.memory)) {
   console.log(`| ${op} | ${results.memory[op].us} | ${results.redis[op].us} | ${results.redis[op].roundTrips} |`);
 }
-console.log(`\nStore calls per second, 64 callers in flight (create + storeResult + get): in memory ${results.concurrentOpsPerSec.memory}, on Redis ${results.concurrentOpsPerSec.redis}`);
+console.log(`\nStore calls per second, 64 callers in flight (create + storeTaskResult + get): in memory ${results.concurrentOpsPerSec.memory}, on Redis ${results.concurrentOpsPerSec.redis}`);
 const h = results.httpCyclesPerSec;
 console.log(`MCP servers on Redis behind the proxy (tools/call task + 2 tasks/get, 64 in flight, requests/s): one instance ${h.oneInstance}/s, two instances ${h.twoInstances}/s (x${h.ratio})`);
 fs.writeFileSync(path.join(BENCH_DIR, 'durable-results.json'), JSON.stringify(results, null, 2) + '\n');

@@ -17,8 +17,8 @@ import { TaskEngineObject, routeToTaskObject } from 'mcp-task-core/durable-objec
 export class Good extends TaskEngineObject {
   engineOptions() { return { tools: { quick: 'optional' } }; }
 }
-export class WithStore extends TaskEngineObject {
-  engineOptions() { return { store: { leaseMs: 5000 } }; }
+export class WithStorage extends TaskEngineObject {
+  engineOptions() { return { storage: { leaseMs: 5000 } }; }
 }
 export class Typo extends TaskEngineObject {
   engineOptions() { return { tolls: { quick: 'optional' } }; }
@@ -62,7 +62,7 @@ before(async () => {
       { type: 'ESModule', path: path.join(root, 'mcp-task-core/receiver'), contents: `export * from '../${path.relative(root, receiverFile)}';\n` },
       ...uniqueModules([...collectModules(doFile, root), ...collectModules(receiverFile, root)]),
     ],
-    durableObjects: Object.fromEntries(['Good', 'WithStore', 'Typo', 'ZeroLease'].map((c) => [c, { className: c, useSQLite: true }])),
+    durableObjects: Object.fromEntries(['Good', 'WithStorage', 'Typo', 'ZeroLease'].map((c) => [c, { className: c, useSQLite: true }])),
   });
   url = await mf.ready;
   assert.ok(fs.existsSync(doFile));
@@ -87,10 +87,10 @@ test('a well-formed TaskEngineObject answers', { timeout: 60_000 }, async () => 
   assert.deepEqual(JSON.parse(text).result.tasks, []);
 });
 
-test('engineOptions().store is refused: the class sets the store', { timeout: 60_000 }, async () => {
-  const { status, text } = await ping('WithStore');
+test('engineOptions().storage is refused: the class sets the storage', { timeout: 60_000 }, async () => {
+  const { status, text } = await ping('WithStorage');
   assert.equal(status, 500);
-  assert.match(text, /engineOptions\(\)\.store is set by TaskEngineObject/);
+  assert.match(text, /engineOptions\(\)\.storage is set by TaskEngineObject/);
 });
 
 test('an unknown engine option is refused by name, with the known ones', { timeout: 60_000 }, async () => {

@@ -101,7 +101,7 @@ test('one round trip per operation; expiry in Redis at the TTL deadline; a stale
 
 test('mcp-task-core/storage: any host (here a bare TextTaskEngine) runs the same loop over Redis', async () => {
   const { StorageLoop, TextTaskEngine } = sdk;
-  const engine = (id) => new TextTaskEngine({ store: { instanceId: id, leaseMs: 5000 }, tools: { slow: 'required' } });
+  const engine = (id) => new TextTaskEngine({ storage: { instanceId: id, leaseMs: 5000 }, tools: { slow: 'required' } });
   const outputs = [];
   const loopA = new StorageLoop(redisMod.redisStorage(client, { prefix: 'raw:' }), { onOutput: (o) => outputs.push(o) });
   const a = engine('raw-a');

@@ -106,7 +106,7 @@ export function runLifecycle(mod) {
   // 7. tasks/result again answers at once; tasks/list shows the finished task.
   facts.resultAgain = send({ jsonrpc: '2.0', id: 4, method: 'tasks/result', params: { taskId } });
   facts.list = send({ jsonrpc: '2.0', id: 5, method: 'tasks/list', params: {} }, { viaObject: true }).result;
-  facts.outcome = engine.getOutcome(taskId, ctx);
+  facts.outcome = engine.getTaskResult(taskId, ctx);
   facts.pendingOutputs = engine.pendingOutputs;
   facts.taskCount = engine.taskCount;
 

@@ -1,6 +1,6 @@
 // Adapter options are checked as the engine's are: an unknown key (a typo) is a TypeError that
 // names it and lists the known ones, an option that would be ignored is refused, and an error
-// names the option as the caller wrote it (`cursorKey`, not the engine's `store.cursorKey`).
+// names the option as the caller wrote it (`cursorKey`, not the engine's `storage.cursorKey`).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

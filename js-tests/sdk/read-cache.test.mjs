@@ -172,7 +172,7 @@ describe('read cache', () => {
     return { validUntil: until === '' ? null : Number(until), task };
   }
 
-  test('the engine gives each answer’s validity: the expiry deadline, null without one, now in store mode', () => {
+  test('the engine gives each answer’s validity: the expiry deadline, null without one, now in storage mode', () => {
     const now = T0 + 5;
     const engine = new TextTaskEngine({ now: () => now, ttl: { allowUnlimited: true }, contextBinding: true });
     const created = decodeRecord(engine.createTaskEntry('c', 'tools/call', 2000, undefined));
@@ -188,9 +188,9 @@ describe('read cache', () => {
     assert.equal(gone.validUntil, now, 'ttl 0: never reused');
     engine.free();
 
-    const stored = new TextTaskEngine({ now: () => now, contextBinding: true, store: { instanceId: 'i1' } });
+    const stored = new TextTaskEngine({ now: () => now, contextBinding: true, storage: { instanceId: 'i1' } });
     const entry = decodeRecord(stored.createTaskEntry('c', 'tools/call', 60_000, undefined));
-    assert.equal(entry.validUntil, now, 'store mode: other instances write, nothing is reused');
+    assert.equal(entry.validUntil, now, 'storage mode: other instances write, nothing is reused');
     assert.equal(decodeRecord(stored.taskEntry(entry.task.taskId, 'c')).validUntil, now);
     stored.free();
   });

@@ -23,7 +23,7 @@ declare function sendBytes(context: string | null, text: string, inReplyTo: Json
 declare function runTool(taskId: string, args: unknown): void;
 
 export function objectMode(): void {
-  const engine = new TaskEngine({ tools: { slow: 'required', decide: 'perCall' }, store: { instanceId: 'a' } });
+  const engine = new TaskEngine({ tools: { slow: 'required', decide: 'perCall' }, storage: { instanceId: 'a' } });
   new TaskEngine().free();
   new TaskEngine(null).free();
   // @ts-expect-error: options are checked as for TextTaskEngine
@@ -123,29 +123,32 @@ export function objectMode(): void {
     engine.setStatusMessage(task.taskId, null),
     engine.cancel(task.taskId),
     engine.cancelTask(task.taskId, 'alice', 'stop'),
-    engine.updateStatus(task.taskId, 'working'),
-    engine.storeResult(task.taskId, 'completed', { content: [] }),
   ];
+  engine.updateTaskStatus(task.taskId, 'alice', 'working');
+  engine.updateTaskStatus(task.taskId, null, 'input_required', 'waiting');
+  engine.storeTaskResult(task.taskId, 'alice', 'completed', { kind: 'result', result: { content: [] } });
+  engine.storeTaskResult(task.taskId, 'alice', 'failed', { kind: 'error', error: { code: -32000, message: 'boom' } });
+  // @ts-expect-error: a result is stored only as completed or failed
+  engine.storeTaskResult(task.taskId, 'alice', 'working', { kind: 'result', result: {} });
   // @ts-expect-error: a result is an object
   engine.complete(task.taskId, '{"content":[]}');
   // @ts-expect-error: an error needs a code and a message
   engine.fail(task.taskId, { message: 'x' });
   // @ts-expect-error: not a status
-  engine.updateStatus(task.taskId, 'done');
+  engine.updateTaskStatus(task.taskId, 'alice', 'done');
   const inputId: JsonRpcId = engine.requestInput(task.taskId, 'elicitation/create', { message: 'Name?' });
   engine.requestInput(task.taskId, 'ping');
   const progressed: boolean = engine.reportProgress(task.taskId, 1, 2, 'half');
-  const has: boolean = engine.hasTask(task.taskId);
   const context: string | null | undefined = engine.taskContext(task.taskId);
   const seen: Task | null = engine.getTask(task.taskId, 'alice');
-  const outcome: TaskOutcome | null = engine.getOutcome(task.taskId, 'alice');
-  if (outcome?.kind === 'result') void outcome.result;
-  else if (outcome?.kind === 'error') void outcome.error.code;
+  const outcome: TaskOutcome = engine.getTaskResult(task.taskId, 'alice');
+  if (outcome.kind === 'result') void outcome.result;
+  else void outcome.error.code;
   const page: TaskPage = engine.listTasks('alice', page0Cursor(engine.listTasks('alice')));
   const count: number = engine.taskCount;
   // @ts-expect-error: read-only
   engine.taskCount = 1;
-  void [results, inputId, progressed, has, context, seen, page, count];
+  void [results, inputId, progressed, context, seen, page, count];
   engine.free();
 }
 

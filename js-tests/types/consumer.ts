@@ -200,19 +200,20 @@ export async function main(): Promise<void> {
   // @ts-expect-error: ttl is a number of ms
   engine.createTask('alice', 'tools/call', '1000');
   const got: string | null = engine.getTask(created.taskId, 'alice');
-  const outcome: TextTaskOutcome | null = engine.getOutcome(created.taskId, 'alice');
-  if (outcome?.kind === 'error') JSON.parse(outcome.json);
+  const outcome: TextTaskOutcome = engine.getTaskResult(created.taskId, 'alice');
+  if (outcome.kind === 'error') JSON.parse(outcome.json);
   void got;
   const page: TaskPage = JSON.parse(engine.listTasks('alice'));
   if (page.nextCursor !== undefined) engine.listTasks('alice', page.nextCursor);
   asTask(engine.cancelTask(created.taskId, 'alice'));
   asTask(engine.cancelTask(created.taskId, 'alice', 'no longer needed'));
-  asTask(engine.updateStatus(created.taskId, 'input_required', 'waiting'));
+  const nothing: void = engine.updateTaskStatus(created.taskId, 'alice', 'input_required', 'waiting');
+  void nothing;
   // @ts-expect-error: not a status
-  engine.updateStatus(created.taskId, 'paused');
-  asTask(engine.storeResult(created.taskId, 'completed', '{}'));
+  engine.updateTaskStatus(created.taskId, 'alice', 'paused');
+  engine.storeTaskResult(created.taskId, 'alice', 'completed', { kind: 'result', json: '{}' });
   // @ts-expect-error: a result is stored only as completed or failed
-  engine.storeResult(created.taskId, 'working', '{}');
+  engine.storeTaskResult(created.taskId, 'alice', 'working', { kind: 'result', json: '{}' });
   const count: number = engine.taskCount;
   void count;
 

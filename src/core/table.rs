@@ -40,10 +40,10 @@ pub(crate) struct TaskRecord {
     /// Side-channel requests this task has sent: numbers each one, so no id
     /// is ever used twice with the requestor.
     pub requests_sent: u32,
-    /// Bumped by every change written to an external store (compare-and-set).
+    /// Bumped by every change written to an external storage (compare-and-set).
     pub version: u64,
-    /// Who runs the task and until when, in store mode. Boxed: a record without one (every
-    /// record outside store mode) is smaller, and the task map holds a record per slot.
+    /// Who runs the task and until when, in storage mode. Boxed: a record without one (every
+    /// record outside storage mode) is smaller, and the task map holds a record per slot.
     pub lease: Option<Box<Lease>>,
 }
 
@@ -178,8 +178,8 @@ pub(crate) struct TaskTable {
     expired: FastMap<Arc<str>, ContextKey>,
     expired_order: VecDeque<Arc<str>>,
     next_seq: u64,
-    /// Store mode: creation numbers come from the record (creation time and
-    /// ID), so every instance sharing a store lists a context in the same
+    /// Storage mode: creation numbers come from the record (creation time and
+    /// ID), so every instance sharing a storage lists a context in the same
     /// order and a cursor made by one is understood by another.
     stable_order: bool,
     /// The creation numbers in use (only with `stable_order`, to avoid collisions).
@@ -199,7 +199,7 @@ fn quota_key(given_keys: &FastMap<Arc<str>, Arc<str>>, t: &TaskRecord) -> QuotaK
     }
 }
 
-/// FNV-1a of a task ID: the low bits of a store-mode creation number.
+/// FNV-1a of a task ID: the low bits of a storage-mode creation number.
 fn id_hash(id: &str) -> u64 {
     id.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
@@ -210,12 +210,12 @@ fn context_key(context: Option<&str>) -> ContextKey {
 
 impl TaskTable {
     /// A table whose creation numbers derive from each task's creation time
-    /// and ID (store mode), the same on every instance that holds the task.
+    /// and ID (storage mode), the same on every instance that holds the task.
     pub fn with_stable_order() -> Self {
         TaskTable { stable_order: true, ..Default::default() }
     }
 
-    /// The creation number of a new entry: the next one, or in store mode
+    /// The creation number of a new entry: the next one, or in storage mode
     /// `created_at << 16 | hash(id) & 0xffff`, moved up past any in use.
     fn assign_seq(&mut self, id: &str, created_at: u64) -> u64 {
         if !self.stable_order {
@@ -324,7 +324,7 @@ impl TaskTable {
         self.tasks.values()
     }
 
-    /// Puts a task read back from a store in place of the local copy (or adds
+    /// Puts a task read back from a storage in place of the local copy (or adds
     /// it), keeping its place in the context's list.
     pub fn put_restored(&mut self, mut record: TaskRecord) {
         let id = record.id.clone();
@@ -358,7 +358,7 @@ impl TaskTable {
         self.tasks.insert(id, record);
     }
 
-    /// Drops the local copy of a task (the store no longer has it).
+    /// Drops the local copy of a task (the storage no longer has it).
     pub fn forget(&mut self, id: &str) -> Option<TaskRecord> {
         let t = self.tasks.get(id)?;
         if let Some(due) = t.deadline() {
@@ -514,15 +514,15 @@ mod tests {
         assert_eq!(t.quotas.usage(&key).bytes, RECORD_BYTES + 6);
         t.move_to("t1", TaskStatus::Completed, Some(None), Some(Outcome::Result("{}".into())), 2).unwrap();
         assert_eq!(t.quotas.usage(&key), Usage { running: 0, bytes: RECORD_BYTES + 4 }, "finished: its size only");
-        // A newer copy from the store replaces the local one under the same key.
+        // A newer copy from the storage replaces the local one under the same key.
         let mut copy = t.forget("t1").unwrap();
         assert_eq!(t.quotas.total(), Usage::default());
         t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
-        copy.status_message = Some("from the store".into());
+        copy.status_message = Some("from a storage".into());
         t.put_restored(copy);
         assert_eq!(t.quotas.usage(&key), Usage { running: 0, bytes: RECORD_BYTES + 4 + 14 });
         assert_eq!(t.quotas.total(), t.quotas.usage(&key));
-        // A task first seen in the store counts under its context; expiry frees it all.
+        // A task first seen in the storage counts under its context; expiry frees it all.
         let mut other = t.forget("t1").unwrap();
         t.create(new_task("t1", None, Some("10.0.0.1")), 0, &limits).unwrap();
         t.forget("t1");
@@ -534,7 +534,7 @@ mod tests {
     }
 
     #[test]
-    fn store_mode_creation_numbers_come_from_the_record_and_never_collide() {
+    fn storage_mode_creation_numbers_come_from_the_record_and_never_collide() {
         let mut a = TaskTable::with_stable_order();
         let mut b = TaskTable::with_stable_order();
         // The same task gets the same number on any instance, whatever came before it there.
@@ -545,7 +545,7 @@ mod tests {
         // A number in use is never handed out twice (the same ID and time again: the next one).
         let first = a.assign_seq("dup", 2_000);
         assert_eq!(a.assign_seq("dup", 2_000), first + 1);
-        // Without store mode, numbers count up.
+        // Without storage mode, numbers count up.
         let mut plain = TaskTable::default();
         assert_eq!((plain.assign_seq("x", 5), plain.assign_seq("y", 1)), (1, 2));
     }

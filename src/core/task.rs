@@ -31,7 +31,7 @@ pub enum RequestKind {
     SamplingCreateMessage,
     /// `elicitation/create` (client-side tasks).
     ElicitationCreate,
-    /// Any other request a host chose to run as a task through the store API.
+    /// Any other request a host chose to run as a task through the SDK store ([`crate::SdkStore`]).
     Other,
 }
 

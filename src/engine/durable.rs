@@ -1,4 +1,4 @@
-//! The engine over an external store (Redis, Durable Object storage, ...):
+//! The engine over an external storage (Redis, Durable Object storage, ...):
 //! every task change becomes a versioned record the host writes with a
 //! compare-and-set before it delivers what follows; records read back are
 //! restored; running work holds a lease its instance renews, and a task whose
@@ -249,10 +249,10 @@ fn bad_record(why: impl std::fmt::Display) -> HostError {
 }
 
 impl Engine {
-    /// Notes that a task changed (store mode): its next version goes out as a
+    /// Notes that a task changed (storage mode): its next version goes out as a
     /// [`Persist`] ahead of every other output.
     pub(super) fn changed(&mut self, task_id: &str) {
-        if self.config.store.is_none() {
+        if self.config.storage.is_none() {
             return;
         }
         if self.journal.iter().any(|(id, _)| id == task_id) {
@@ -264,9 +264,9 @@ impl Engine {
         self.journal.push((task_id.to_owned(), expected));
     }
 
-    /// A task left the table (its TTL passed): the store deletes it.
+    /// A task left the table (its TTL passed): the storage deletes it.
     pub(super) fn deleted(&mut self, task_id: &str, version: u64) {
-        if self.config.store.is_none() {
+        if self.config.storage.is_none() {
             return;
         }
         self.journal.retain(|(id, _)| id != task_id);
@@ -305,14 +305,14 @@ impl Engine {
     }
 
     /// The record of a live task, as [`Output::Persist`] would write it now.
-    pub fn export_task(&mut self, task_id: &str) -> Option<String> {
+    fn export_task(&mut self, task_id: &str) -> Option<String> {
         let t = self.table.get(task_id)?;
         Some(record_json(t, self.channels.pending(task_id)))
     }
 
     /// Every live task's record, as a JSON array: a compact snapshot for
-    /// stores that keep one blob (see [`restore_snapshot`](Self::restore_snapshot)).
-    pub fn snapshot(&mut self) -> String {
+    /// a storage that keeps one blob.
+    fn snapshot(&mut self) -> String {
         let mut records: Vec<(&TaskRecord, String)> =
             self.table.iter().map(|t| (t, record_json(t, self.channels.pending(&t.id)))).collect();
         records.sort_by_key(|(t, _)| t.seq);
@@ -327,8 +327,8 @@ impl Engine {
         out
     }
 
-    /// Restores every record of a [`snapshot`](Self::snapshot). Returns how many.
-    pub fn restore_snapshot(&mut self, snapshot: &str) -> Result<usize, HostError> {
+    /// Restores every record of a snapshot. Returns how many.
+    fn restore_snapshot(&mut self, snapshot: &str) -> Result<usize, HostError> {
         let snapshot = Json::parse(snapshot).map_err(bad_record)?;
         let mut records = Vec::new();
         each_item(snapshot.get(), &mut |r| records.push(r)).ok_or_else(|| bad_record("a snapshot is an array of records"))?;
@@ -338,68 +338,13 @@ impl Engine {
         Ok(records.len())
     }
 
-    /// Puts a task read from the store in place of the local copy: on start,
-    /// before acting on a task another instance may have changed, and after a
-    /// failed compare-and-set (then retry the operation). The engine judges
-    /// what it reads: a running task whose lease ran out is failed (a
-    /// [`Persist`] follows), and work running here on a task that another
-    /// instance ended is told to stop ([`Event::Cancelled`]).
-    ///
-    /// ```
-    /// use mcp_task_core::{Config, Engine, ManualClock, Output, RequestKind, SequentialIds, StoreMode, TtlRequest};
-    /// let clock = ManualClock::new(1_000);
-    /// let config = |id: &str| Config { store: Some(StoreMode { instance_id: id.into(), lease_ms: 5_000 }), ..Config::default() };
-    /// let mut a = Engine::with_sources(config("a"), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
-    /// a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
-    /// let Some(Output::Persist(p)) = a.poll_output() else { panic!() };
-    /// // Instance a dies. Another instance reads the record after the lease ran out:
-    /// let mut b = Engine::with_sources(config("b"), Box::new(clock.clone()), Box::new(SequentialIds::new("u")));
-    /// clock.advance(6_000);
-    /// b.restore(p.record.as_deref().unwrap()).unwrap();
-    /// assert_eq!(b.get_task("t1", Some("s")).unwrap().status, mcp_task_core::TaskStatus::Failed);
-    /// ```
-    pub fn restore(&mut self, record: &str) -> Result<(), HostError> {
+    /// See [`Storage::restore`].
+    fn restore(&mut self, record: &str) -> Result<(), HostError> {
         self.restore_record(Stored::read(record).map_err(bad_record)?)
     }
 
-    /// Restores what the store holds under task `task_id`'s key, as its storage
-    /// read it: `record` (`None`: the key holds something that is not a task
-    /// record at all, say a value of another type) and `version`, the version
-    /// text the storage keeps beside the record for its compare-and-set (`None`:
-    /// it keeps none). Use it for every read of one task and on every conflict;
-    /// [`restore`](Self::restore) trusts its record.
-    ///
-    /// A record that cannot be read, that is another task's, or whose version
-    /// disagrees with the storage's is damage, decided here once for every
-    /// instance: a task held here fails with a storage-corruption error (its
-    /// work is told to stop, waiters are answered) and a [`Persist`] writes
-    /// that outcome over the damage with a fresh version
-    /// ([`Persist::replaces`] names the damaged version), so every instance
-    /// reads the same; `Ok(Some(detail))` then says what was found, for the
-    /// operator. A task not held here cannot be rebuilt: the error is
-    /// [`HostError::DamagedRecord`] (-32603; its `detail` for the operator), and
-    /// list pages leave the task out. Either way an audit record (with
-    /// [`Config::audit`](crate::Config::audit)) reports it.
-    ///
-    /// ```
-    /// use mcp_task_core::{Config, Engine, HostError, ManualClock, Output, RequestKind, SequentialIds, StoreMode, TaskStatus, TtlRequest};
-    /// let clock = ManualClock::new(1_000);
-    /// let config = Config { store: Some(StoreMode { instance_id: "a".into(), lease_ms: 5_000 }), ..Config::default() };
-    /// let mut a = Engine::with_sources(config.clone(), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
-    /// a.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap();
-    /// let Some(Output::Persist(p)) = a.poll_output() else { panic!() };
-    /// let good = p.record.unwrap();
-    /// // The store's version field was overwritten with garbage:
-    /// assert!(a.restore_stored("t1", Some(&good), Some("x")).unwrap().is_some());
-    /// assert_eq!(a.get_task("t1", Some("s")).unwrap().status, TaskStatus::Failed);
-    /// let Some(Output::Persist(repair)) = a.poll_output() else { panic!() };
-    /// assert_eq!((repair.replaces.as_deref(), repair.version), (Some("x"), 2));
-    /// // An instance without a copy cannot rebuild the task from the damage:
-    /// let mut b = Engine::with_sources(config, Box::new(clock), Box::new(SequentialIds::new("u")));
-    /// let err = b.restore_stored("t1", Some("{oops"), Some("1")).unwrap_err();
-    /// assert!(matches!(err, HostError::DamagedRecord { .. }) && err.rpc_code() == -32603);
-    /// ```
-    pub fn restore_stored(&mut self, task_id: &str, record: Option<&str>, version: Option<&str>) -> Result<Option<String>, HostError> {
+    /// See [`Storage::restore_stored`].
+    fn restore_stored(&mut self, task_id: &str, record: Option<&str>, version: Option<&str>) -> Result<Option<String>, HostError> {
         let Some(record) = record else {
             let why = format!("the key does not hold a task record (the storage found {})", version.unwrap_or("something else"));
             return self.damaged(task_id, why, version, None);
@@ -422,7 +367,7 @@ impl Engine {
         }
     }
 
-    /// The decision on damage under task `task_id`'s key (see [`restore_stored`](Self::restore_stored)).
+    /// The decision on damage under task `task_id`'s key (see [`Storage::restore_stored`]).
     fn damaged(
         &mut self,
         task_id: &str,
@@ -534,9 +479,9 @@ impl Engine {
         Ok(())
     }
 
-    /// Forgets the local copy of a task the store no longer holds (a
+    /// Forgets the local copy of a task the storage no longer holds (a
     /// compare-and-set found it gone, or its TTL passed there).
-    pub fn forget_task(&mut self, task_id: &str) -> bool {
+    fn forget_task(&mut self, task_id: &str) -> bool {
         self.journal.retain(|(j, _)| j != task_id);
         self.channels.close(task_id);
         self.channels.drop_messages(Some(task_id));
@@ -544,13 +489,13 @@ impl Engine {
     }
 
     fn owns(&self, lease: &Lease) -> bool {
-        self.config.store.as_ref().is_some_and(|s| *lease.owner == *s.instance_id)
+        self.config.storage.as_ref().is_some_and(|s| *lease.owner == *s.instance_id)
     }
 
-    /// Gives a task created here a lease (store mode), so a dead instance's work is noticed.
+    /// Gives a task created here a lease (storage mode), so a dead instance's work is noticed.
     pub(super) fn take_lease(&mut self, task_id: &str, now: u64) {
-        let Some(store) = self.config.store.as_ref() else { return };
-        let lease = Lease { owner: store.instance_id.as_str().into(), until: now.saturating_add(store.lease_ms) };
+        let Some(storage) = self.config.storage.as_ref() else { return };
+        let lease = Lease { owner: storage.instance_id.as_str().into(), until: now.saturating_add(storage.lease_ms) };
         if let Some(t) = self.table.get_mut(task_id) {
             t.lease = Some(Box::new(lease.clone()));
         }
@@ -559,10 +504,10 @@ impl Engine {
 
     /// When to look at a lease next: ours, to renew it; another's, to see whether it ran out.
     fn watch_lease(&mut self, task_id: &str, lease: &Lease) {
-        let Some(store) = self.config.store.as_ref() else { return };
+        let Some(storage) = self.config.storage.as_ref() else { return };
         let at = if self.owns(lease) {
-            let period = (store.lease_ms / 3).min(self.config.poll_interval_ms.unwrap_or(u64::MAX)).max(1);
-            lease.until.saturating_sub(store.lease_ms).saturating_add(period)
+            let period = (storage.lease_ms / 3).min(self.config.poll_interval_ms.unwrap_or(u64::MAX)).max(1);
+            lease.until.saturating_sub(storage.lease_ms).saturating_add(period)
         } else {
             lease.until
         };
@@ -584,7 +529,7 @@ impl Engine {
             let Some(t) = self.table.get(&task_id) else { continue };
             let Some(lease) = t.lease.clone().filter(|_| !t.status.is_terminal()) else { continue };
             if self.owns(&lease) {
-                let lease_ms = self.config.store.as_ref().map_or(0, |s| s.lease_ms);
+                let lease_ms = self.config.storage.as_ref().map_or(0, |s| s.lease_ms);
                 let renewed = Lease { owner: lease.owner, until: now.saturating_add(lease_ms) };
                 if let Some(t) = self.table.get_mut(&task_id) {
                     t.lease = Some(Box::new(renewed.clone()));
@@ -618,6 +563,111 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The engine's durable records (see [`Storage`]).
+    pub fn storage(&mut self) -> Storage<'_> {
+        Storage { engine: self }
+    }
+}
+
+/// The engine's tasks as durable records, for a host that runs it over a
+/// storage ([`Config::storage`](crate::Config::storage)) or keeps snapshots:
+/// records out, records back in. A view that borrows the engine:
+/// `engine.storage().restore(record)`.
+#[derive(Debug)]
+pub struct Storage<'e> {
+    engine: &'e mut Engine,
+}
+
+impl Storage<'_> {
+    /// The record of a live task, as [`Output::Persist`] would write it now.
+    pub fn export_task(&mut self, task_id: &str) -> Option<String> {
+        self.engine.export_task(task_id)
+    }
+
+    /// Every live task's record, as a JSON array: a compact snapshot for a
+    /// storage that keeps one blob (see [`restore_snapshot`](Self::restore_snapshot)).
+    pub fn snapshot(&mut self) -> String {
+        self.engine.snapshot()
+    }
+
+    /// Restores every record of a [`snapshot`](Self::snapshot). Returns how many.
+    pub fn restore_snapshot(&mut self, snapshot: &str) -> Result<usize, HostError> {
+        self.engine.restore_snapshot(snapshot)
+    }
+
+    /// Puts a task read from the storage in place of the local copy: on start,
+    /// before acting on a task another instance may have changed, and after a
+    /// failed compare-and-set (then retry the operation). The engine judges
+    /// what it reads: a running task whose lease ran out is failed (a
+    /// [`Persist`] follows), and work running here on a task that another
+    /// instance ended is told to stop ([`Event::Cancelled`]).
+    ///
+    /// ```
+    /// use mcp_task_core::{Config, Engine, ManualClock, Output, RequestKind, SequentialIds, StorageMode, TtlRequest};
+    /// let clock = ManualClock::new(1_000);
+    /// let config = |id: &str| Config { storage: Some(StorageMode { instance_id: id.into(), lease_ms: 5_000 }), ..Config::default() };
+    /// let mut a = Engine::with_sources(config("a"), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
+    /// a.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
+    /// let Some(Output::Persist(p)) = a.poll_output() else { panic!() };
+    /// // Instance a dies. Another instance reads the record after the lease ran out:
+    /// let mut b = Engine::with_sources(config("b"), Box::new(clock.clone()), Box::new(SequentialIds::new("u")));
+    /// clock.advance(6_000);
+    /// b.storage().restore(p.record.as_deref().unwrap()).unwrap();
+    /// assert_eq!(b.sdk_store().get_task("t1", Some("s")).unwrap().status, mcp_task_core::TaskStatus::Failed);
+    /// ```
+    pub fn restore(&mut self, record: &str) -> Result<(), HostError> {
+        self.engine.restore(record)
+    }
+
+    /// Restores what the storage holds under task `task_id`'s key, as it read
+    /// it: `record` (`None`: the key holds something that is not a task
+    /// record at all, say a value of another type) and `version`, the version
+    /// text the storage keeps beside the record for its compare-and-set (`None`:
+    /// it keeps none). Use it for every read of one task and on every conflict;
+    /// [`restore`](Self::restore) trusts its record.
+    ///
+    /// A record that cannot be read, that is another task's, or whose version
+    /// disagrees with the storage's is damage, decided here once for every
+    /// instance: a task held here fails with a storage-corruption error (its
+    /// work is told to stop, waiters are answered) and a [`Persist`] writes
+    /// that outcome over the damage with a fresh version
+    /// ([`Persist::replaces`] names the damaged version), so every instance
+    /// reads the same; `Ok(Some(detail))` then says what was found, for the
+    /// operator. A task not held here cannot be rebuilt: the error is
+    /// [`HostError::DamagedRecord`] (-32603; its `detail` for the operator), and
+    /// list pages leave the task out. Either way an audit record (with
+    /// [`Config::audit`](crate::Config::audit)) reports it.
+    ///
+    /// ```
+    /// use mcp_task_core::{Config, Engine, HostError, ManualClock, Output, RequestKind, SequentialIds, StorageMode, TaskStatus, TtlRequest};
+    /// let clock = ManualClock::new(1_000);
+    /// let config = Config { storage: Some(StorageMode { instance_id: "a".into(), lease_ms: 5_000 }), ..Config::default() };
+    /// let mut a = Engine::with_sources(config.clone(), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
+    /// a.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
+    /// let Some(Output::Persist(p)) = a.poll_output() else { panic!() };
+    /// let good = p.record.unwrap();
+    /// // The storage's version field was overwritten with garbage:
+    /// assert!(a.storage().restore_stored("t1", Some(&good), Some("x")).unwrap().is_some());
+    /// assert_eq!(a.sdk_store().get_task("t1", Some("s")).unwrap().status, TaskStatus::Failed);
+    /// let Some(Output::Persist(repair)) = a.poll_output() else { panic!() };
+    /// assert_eq!((repair.replaces.as_deref(), repair.version), (Some("x"), 2));
+    /// // An instance without a copy cannot rebuild the task from the damage:
+    /// let mut b = Engine::with_sources(config, Box::new(clock), Box::new(SequentialIds::new("u")));
+    /// let err = b.storage().restore_stored("t1", Some("{oops"), Some("1")).unwrap_err();
+    /// assert!(matches!(err, HostError::DamagedRecord { .. }) && err.rpc_code() == -32603);
+    /// ```
+    pub fn restore_stored(&mut self, task_id: &str, record: Option<&str>, version: Option<&str>) -> Result<Option<String>, HostError> {
+        self.engine.restore_stored(task_id, record, version)
+    }
+
+    /// Forgets the local copy of a task the storage no longer holds (a
+    /// compare-and-set found it gone, or its TTL passed there). Returns whether there was one.
+    pub fn forget_task(&mut self, task_id: &str) -> bool {
+        self.engine.forget_task(task_id)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Config, Dialect, Engine, ManualClock, RequestKind, SequentialIds, TtlRequest};
@@ -628,13 +678,13 @@ mod tests {
     #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
     fn a_record_dialect_is_read_as_a_protocol_version() {
         let mut engine = Engine::with_sources(Config::default(), Box::new(ManualClock::new(0)), Box::new(SequentialIds::new("t")));
-        let id = engine.create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None).unwrap().task_id;
-        let record = engine.export_task(&id).unwrap();
+        let id = engine.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap().task_id;
+        let record = engine.storage().export_task(&id).unwrap();
         assert!(record.contains(r#""dialect":"2025-11-25""#), "{record}");
         for (version, dialect) in [("2025-11-25", Dialect::Legacy), ("2026-07-28", Dialect::Extension), ("2027-01-01", Dialect::Extension)]
         {
-            assert!(engine.forget_task(&id));
-            engine.restore(&record.replace("2025-11-25", version)).unwrap();
+            assert!(engine.storage().forget_task(&id));
+            engine.storage().restore(&record.replace("2025-11-25", version)).unwrap();
             assert_eq!(engine.table.get(&id).map(|t| t.dialect), Some(dialect), "{version}");
         }
     }

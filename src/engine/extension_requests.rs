@@ -16,17 +16,13 @@ impl Engine {
     /// tool, or any call the host chooses) into a task: returns the
     /// `CreateTaskResult` response to send, and emits
     /// [`Event::Execute`](crate::Event::Execute) as for any task. The task
-    /// exists before this returns, so a `tasks/get` for it resolves.
+    /// exists before this returns, so a `tasks/get` for it resolves. Of
+    /// `inbound`, the context and the [`quota_key`](crate::Inbound::quota_key)
+    /// are read (the task is always an extension task).
     ///
     /// Refused when the request is not a `tools/call` whose client declared the
     /// extension: answer such a call as a plain one.
-    pub fn start_task(&mut self, request: &str, context: Option<&str>) -> Result<String, HostError> {
-        self.start_task_inbound(request, &crate::Inbound::from_context(context))
-    }
-
-    /// [`start_task`](Self::start_task) with the request's [`quota_key`](crate::Inbound::quota_key)
-    /// (the other fields of `inbound` are not used: the task is always an extension task).
-    pub fn start_task_inbound(&mut self, request: &str, inbound: &crate::Inbound<'_>) -> Result<String, HostError> {
+    pub fn start_task(&mut self, request: &str, inbound: &crate::Inbound<'_>) -> Result<String, HostError> {
         let context = inbound.context;
         let now = self.tick();
         let Ok(Incoming::Request { id, method, params }) = jsonrpc::parse(request, usize::MAX, self.config.limits.max_json_depth) else {

@@ -5,15 +5,15 @@ mod channel;
 mod durable;
 mod extension_requests;
 mod host;
+mod host_tasks;
 mod peer;
 mod rate;
-mod store;
 mod subscriptions;
 
 pub use crate::core::TaskSupport;
+pub(crate) use channel::EnqueueRefusal;
+pub use durable::Storage;
 pub use rate::RateLimit;
-
-pub use store::{StoreError, TaskBinding, TaskPage};
 
 use crate::audit::{AuditAction, AuditEvent};
 use crate::config::Config;
@@ -111,14 +111,14 @@ pub struct Engine {
     last_now: u64,
     /// Outputs dropped because the queue was full, not yet reported.
     dropped_outputs: u64,
-    /// Store mode: tasks changed since the last drain, with the version the store holds.
+    /// Storage mode: tasks changed since the last drain, with the version the storage holds.
     journal: Vec<(String, Option<u64>)>,
-    /// Store mode: deletions waiting to go out.
+    /// Storage mode: deletions waiting to go out.
     persists: Vec<crate::output::Persist>,
-    /// Store mode: tasks whose next write replaces a damaged record, with the
+    /// Storage mode: tasks whose next write replaces a damaged record, with the
     /// version text the storage reported for it.
     repairs: Vec<(String, String)>,
-    /// Store mode: lease renewals (ours) and expiry checks (others'), by due time.
+    /// Storage mode: lease renewals (ours) and expiry checks (others'), by due time.
     lease_checks: std::collections::BTreeSet<(u64, String)>,
 }
 
@@ -140,8 +140,8 @@ impl Engine {
         // No entropy source: cursors stay tamper-evident against casual edits only.
         let key = config.cursor_key.or_else(|| ids.secret_key()).unwrap_or(*b"mcp-task-cursors");
         let cursors = CursorCodec::new(key);
-        // Over a store, list positions must mean the same on every instance.
-        let table = if config.store.is_some() { TaskTable::with_stable_order() } else { TaskTable::default() };
+        // Over a storage, list positions must mean the same on every instance.
+        let table = if config.storage.is_some() { TaskTable::with_stable_order() } else { TaskTable::default() };
         Engine {
             config,
             clock,
@@ -199,7 +199,7 @@ impl Engine {
     ///
     /// A reply that creates a task (a `CreateTaskResult`) is returned only once
     /// the task is in the table, so a `tasks/get` for it resolves. With
-    /// [`Config::store`] that is not enough: the reply to a request is then
+    /// [`Config::storage`] that is not enough: the reply to a request is then
     /// queued (a `Send` whose `in_reply_to` is the request's id) behind the
     /// [`Persist`](crate::Output::Persist) of what it changed, and this returns `None`.
     ///
@@ -259,8 +259,8 @@ impl Engine {
                     peer::Reply::Later => None,
                 };
                 match reply {
-                    // Store mode: the reply waits behind the Persists of what it changed.
-                    Some(reply) if self.config.store.is_some() => {
+                    // Storage mode: the reply waits behind the Persists of what it changed.
+                    Some(reply) if self.config.storage.is_some() => {
                         self.send(context.map(str::to_owned), Some(id.to_owned()), reply);
                         None
                     }

@@ -181,15 +181,15 @@ fn answer_or_fault(answer: Result<JsValue, JsValue>) -> JsValue {
 /// The MCP task runtime, JSON text in and out (see the package README for the host
 /// loop). `TaskEngine` (pkg-template/engine.js) wraps it in plain JS values.
 #[cfg(feature = "receiver")]
-#[wasm_bindgen(js_name = TextTaskEngine)]
-pub struct TaskEngine {
+#[wasm_bindgen]
+pub struct TextTaskEngine {
     engine: Engine,
     clock: JsClock,
     args: args::ArgBuffer,
 }
 
 #[cfg(feature = "receiver")]
-impl TaskEngine {
+impl TextTaskEngine {
     /// The engine, once the host's clock has been read for this call.
     fn engine(&mut self) -> Result<&mut Engine, JsValue> {
         self.clock.read()?;
@@ -210,7 +210,7 @@ impl TaskEngine {
 }
 
 #[cfg(feature = "receiver")]
-impl TaskEngine {
+impl TextTaskEngine {
     /// One JSON-RPC message from the peer in; the immediate response out, or
     /// `null`. `inbound` (optional): `{ dialect?: "2025-11-25" | "2026-07-28", mcpName?: string,
     /// quotaKey?: string, clientCapabilities?: object }`.
@@ -243,10 +243,10 @@ impl TaskEngine {
 
 #[cfg(feature = "receiver")]
 #[wasm_bindgen(js_class = TextTaskEngine)]
-impl TaskEngine {
+impl TextTaskEngine {
     /// `new TextTaskEngine(options?)`; throws `Error` with `code: "invalid_options"`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<TaskEngine, JsValue> {
+    pub fn new(options: JsValue) -> Result<TextTaskEngine, JsValue> {
         let parsed = options::parse(&options).map_err(|m| {
             // A TypeError (the options object is the wrong shape) that still carries the code.
             let error = js_sys::TypeError::new(&m);
@@ -263,7 +263,7 @@ impl TaskEngine {
         for (name, support) in parsed.tools {
             engine.register_tool(&name, support);
         }
-        Ok(TaskEngine { engine, clock, args: args::ArgBuffer::default() })
+        Ok(TextTaskEngine { engine, clock, args: args::ArgBuffer::default() })
     }
 
     /// `handle` (extras.js) calls this: the answer (`string | null`), or its error in a
@@ -302,7 +302,7 @@ impl TaskEngine {
         let context = opt_string_arg(&context, "context")?;
         let quota_key = options::inbound(&inbound).map_err(|m| type_error_message(&m))?.quota_key;
         let inbound = crate::Inbound { context: context.as_deref(), quota_key: quota_key.as_deref(), ..crate::Inbound::default() };
-        self.engine()?.start_task_inbound(&request, &inbound).map_err(host_error)
+        self.engine()?.start_task(&request, &inbound).map_err(host_error)
     }
 
     /// The task part of a `subscriptions/listen` request: `{ taskIds }` agreed
@@ -336,13 +336,13 @@ impl TaskEngine {
         Ok(self.engine()?.unlisten_tasks(&id, context.as_deref()))
     }
 
-    /// Store mode: puts a task record read from the store in place of the local copy.
+    /// Storage mode: puts a task record read from the storage in place of the local copy.
     pub fn restore(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] record: JsValue) -> Result<(), JsValue> {
         let record = string_arg(&record, "record")?;
-        self.engine()?.restore(&record).map_err(host_error)
+        self.engine()?.storage().restore(&record).map_err(host_error)
     }
 
-    /// Store mode: restores what the store holds under a task's key (`record` `null`: not a
+    /// Storage mode: restores what the storage holds under a task's key (`record` `null`: not a
     /// task record at all; `version`: the storage's version text beside it, or `null`).
     /// Damage (unreadable, another task's, a version that disagrees) fails a task held here
     /// and returns what was found, for the operator; for a task not held here it throws
@@ -357,7 +357,7 @@ impl TaskEngine {
         let task_id = string_arg(&task_id, "taskId")?;
         let record = opt_string_arg(&record, "record")?;
         let version = opt_string_arg(&version, "version")?;
-        match self.engine()?.restore_stored(&task_id, record.as_deref(), version.as_deref()) {
+        match self.engine()?.storage().restore_stored(&task_id, record.as_deref(), version.as_deref()) {
             Ok(found) => Ok(opt_str(found)),
             Err(e) => {
                 let detail = match &e {
@@ -373,30 +373,30 @@ impl TaskEngine {
         }
     }
 
-    /// Store mode: restores every record of a snapshot (a JSON array); returns how many.
+    /// Storage mode: restores every record of a snapshot (a JSON array); returns how many.
     #[wasm_bindgen(js_name = restoreSnapshot)]
     pub fn restore_snapshot(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] snapshot: JsValue) -> Result<usize, JsValue> {
         let snapshot = string_arg(&snapshot, "snapshot")?;
-        self.engine()?.restore_snapshot(&snapshot).map_err(host_error)
+        self.engine()?.storage().restore_snapshot(&snapshot).map_err(host_error)
     }
 
     /// Every live task's record, as a JSON array.
     pub fn snapshot(&mut self) -> String {
-        self.engine.snapshot()
+        self.engine.storage().snapshot()
     }
 
     /// The record of a live task, or `null`.
     #[wasm_bindgen(js_name = exportTask, unchecked_return_type = "string | null")]
     pub fn export_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(opt_str(self.engine()?.export_task(&task_id)))
+        Ok(opt_str(self.engine()?.storage().export_task(&task_id)))
     }
 
-    /// Store mode: drops the local copy of a task the store no longer holds.
+    /// Storage mode: drops the local copy of a task the storage no longer holds.
     #[wasm_bindgen(js_name = forgetTask)]
     pub fn forget_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(self.engine()?.forget_task(&task_id))
+        Ok(self.engine()?.storage().forget_task(&task_id))
     }
 
     /// The value for `capabilities.extensions` of a `server/discover` result, as JSON text.
@@ -583,7 +583,7 @@ impl TaskEngine {
         self.engine()?.cancel(&task_id, message.as_deref()).map(task_json).map_err(host_error)
     }
 
-    /// Store API: creates a task for a request the host runs itself; returns the task JSON.
+    /// Creates a task for a request the host runs itself; returns the task JSON.
     /// `ttl`: a number of ms, `null` for unlimited, `undefined` for the default.
     #[wasm_bindgen(js_name = createTask)]
     pub fn create_task(
@@ -599,21 +599,15 @@ impl TaskEngine {
         self.create_task_snapshot(context.as_deref(), &method, &ttl, progress_token_json.as_deref(), &poll_interval_ms).map(task_json)
     }
 
-    /// Host-side: whether a live task has this ID in any context.
-    #[wasm_bindgen(js_name = hasTask)]
-    pub fn has_task(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<bool, JsValue> {
-        Ok(self.engine()?.has_task(&string_arg(&task_id, "taskId")?))
-    }
-
     /// Host-side: the context of a live task (`null` for a task without one), or
     /// `undefined` when no live task has this ID. Never expose it to a peer.
     #[wasm_bindgen(js_name = taskContext, unchecked_return_type = "string | null | undefined")]
     pub fn task_context(&mut self, #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue) -> Result<JsValue, JsValue> {
         let task_id = string_arg(&task_id, "taskId")?;
-        Ok(self.engine()?.task_context(&task_id).map_or(JsValue::UNDEFINED, |binding| opt_str(binding.context())))
+        Ok(self.engine()?.sdk_store().task_context(&task_id).map_or(JsValue::UNDEFINED, |binding| opt_str(binding.context())))
     }
 
-    /// Store API: the task JSON as `context` may see it, or `null`.
+    /// The task JSON as `context` may see it, or `null`.
     #[wasm_bindgen(js_name = getTask, unchecked_return_type = "string | null")]
     pub fn get_task(
         &mut self,
@@ -621,29 +615,10 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
-        Ok(opt_str(self.engine()?.get_task_json(&task_id, context.as_deref())))
+        Ok(opt_str(self.engine()?.sdk_store().get_task(&task_id, context.as_deref()).map(task_json)))
     }
 
-    /// Store API: `{kind: "result" | "error", json}` for a finished task as `context` may see it, or `null`.
-    #[wasm_bindgen(js_name = getOutcome)]
-    pub fn get_outcome(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
-        let Some(outcome) = self.engine()?.get_outcome(&task_id, context.as_deref()) else { return Ok(JsValue::NULL) };
-        let obj = Object::new();
-        let (kind, json) = match outcome {
-            crate::Outcome::Result(json) => ("result", json),
-            crate::Outcome::Error(json) => ("error", json),
-        };
-        set(&obj, "kind", kind);
-        set(&obj, "json", json);
-        Ok(obj.into())
-    }
-
-    /// Store API: one page as JSON text `{"tasks": [...], "nextCursor"?: "..."}`.
+    /// One page as JSON text `{"tasks": [...], "nextCursor"?: "..."}`.
     #[wasm_bindgen(js_name = listTasks)]
     pub fn list_tasks(
         &mut self,
@@ -651,7 +626,7 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] cursor: JsValue,
     ) -> Result<String, JsValue> {
         let (context, cursor) = (opt_string_arg(&context, "context")?, opt_string_arg(&cursor, "cursor")?);
-        let page = self.engine()?.list_tasks(context.as_deref(), cursor.as_deref()).map_err(host_error)?;
+        let page = self.engine()?.sdk_store().list_tasks(context.as_deref(), cursor.as_deref()).map_err(host_error)?;
         let tasks: Vec<String> = page.tasks.into_iter().map(task_json).collect();
         let mut out = format!("{{\"tasks\":[{}]", tasks.join(","));
         if let Some(c) = page.next_cursor {
@@ -663,7 +638,7 @@ impl TaskEngine {
         Ok(out)
     }
 
-    /// Store API: cancels on behalf of `context`; returns the task JSON.
+    /// Cancels on behalf of `context`; returns the task JSON.
     #[wasm_bindgen(js_name = cancelTask)]
     pub fn cancel_task(
         &mut self,
@@ -673,39 +648,7 @@ impl TaskEngine {
     ) -> Result<String, JsValue> {
         let (task_id, context) = (string_arg(&task_id, "taskId")?, opt_string_arg(&context, "context")?);
         let message = opt_string_arg(&message, "message")?;
-        self.engine()?.cancel_task(&task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
-    }
-
-    /// Store API: sets the status (`working`, `input_required`, `completed`, `failed`, `cancelled`); returns the task JSON.
-    #[wasm_bindgen(js_name = updateStatus)]
-    pub fn update_status(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
-    ) -> Result<String, JsValue> {
-        let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
-        let message = opt_string_arg(&message, "message")?;
-        let status = crate::TaskStatus::parse(&status).ok_or_else(|| {
-            rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, &format!("Unknown task status '{status}'"))
-        })?;
-        self.engine()?.update_status(&task_id, status, message.as_deref()).map(task_json).map_err(host_error)
-    }
-
-    /// Store API: ends a task with a result and an explicit status (`completed` or `failed`); returns the task JSON.
-    #[wasm_bindgen(js_name = storeResult)]
-    pub fn store_result(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] result_json: JsValue,
-    ) -> Result<String, JsValue> {
-        let (task_id, status) = (string_arg(&task_id, "taskId")?, string_arg(&status, "status")?);
-        let result_json = string_arg(&result_json, "resultJson")?;
-        let status = crate::TaskStatus::parse(&status).ok_or_else(|| {
-            rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, &format!("Unknown task status '{status}'"))
-        })?;
-        self.engine()?.store_result(&task_id, status, &result_json).map(task_json).map_err(host_error)
+        self.engine()?.sdk_store().cancel_task(&task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
     }
 
     /// Live tasks held.
@@ -716,7 +659,7 @@ impl TaskEngine {
 }
 
 #[cfg(feature = "receiver")]
-impl TaskEngine {
+impl TextTaskEngine {
     /// `createTask` with its numbers checked, the task created.
     fn create_task_snapshot(
         &mut self,
@@ -726,46 +669,48 @@ impl TaskEngine {
         progress_token_json: Option<&str>,
         poll_interval_ms: &JsValue,
     ) -> Result<crate::Task, JsValue> {
-        let (ttl, poll_interval) = self.creation_numbers(ttl, poll_interval_ms)?;
+        let (ttl, poll_interval) = creation_numbers(ttl, poll_interval_ms)?;
         let kind = RequestKind::from_method(method);
-        self.engine()?.create_task_with_poll_interval(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
+        self.engine()?.sdk_store().create_task(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
     }
+}
 
-    /// `createTask`'s `ttl` and `pollIntervalMs`, checked.
-    fn creation_numbers(&self, ttl: &JsValue, poll_interval_ms: &JsValue) -> Result<(TtlRequest, Option<u64>), JsValue> {
-        // undefined: the configured interval; null: none; a number: this task's own.
-        let poll_interval = if poll_interval_ms.is_undefined() {
-            self.engine.config().poll_interval_ms
-        } else if poll_interval_ms.is_null() {
-            None
-        } else {
-            match poll_interval_ms.as_f64() {
-                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(ms as u64),
-                _ => {
-                    return Err(rpc_error(
-                        "invalid_argument",
-                        crate::protocol::jsonrpc::INVALID_PARAMS,
-                        "pollIntervalMs must be a non-negative integer, null or undefined",
-                    ))
-                }
+/// `createTask`'s `ttl` and `pollIntervalMs`, checked (`pollIntervalMs` `undefined`: `None`,
+/// the configured interval).
+#[cfg(feature = "receiver")]
+fn creation_numbers(ttl: &JsValue, poll_interval_ms: &JsValue) -> Result<(TtlRequest, Option<Option<u64>>), JsValue> {
+    // undefined: the configured interval; null: none; a number: this task's own.
+    let poll_interval = if poll_interval_ms.is_undefined() {
+        None
+    } else if poll_interval_ms.is_null() {
+        Some(None)
+    } else {
+        match poll_interval_ms.as_f64() {
+            Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(Some(ms as u64)),
+            _ => {
+                return Err(rpc_error(
+                    "invalid_argument",
+                    crate::protocol::jsonrpc::INVALID_PARAMS,
+                    "pollIntervalMs must be a non-negative integer, null or undefined",
+                ))
             }
-        };
-        let ttl = if ttl.is_undefined() {
-            TtlRequest::Default
-        } else if ttl.is_null() {
-            TtlRequest::Unlimited
-        } else {
-            match ttl.as_f64() {
-                Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
-                _ => {
-                    return Err(rpc_error(
-                        "invalid_argument",
-                        crate::protocol::jsonrpc::INVALID_PARAMS,
-                        "ttl must be a non-negative integer number of milliseconds, null or undefined",
-                    ))
-                }
+        }
+    };
+    let ttl = if ttl.is_undefined() {
+        TtlRequest::Default
+    } else if ttl.is_null() {
+        TtlRequest::Unlimited
+    } else {
+        match ttl.as_f64() {
+            Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
+            _ => {
+                return Err(rpc_error(
+                    "invalid_argument",
+                    crate::protocol::jsonrpc::INVALID_PARAMS,
+                    "ttl must be a non-negative integer number of milliseconds, null or undefined",
+                ))
             }
-        };
-        Ok((ttl, poll_interval))
-    }
+        }
+    };
+    Ok((ttl, poll_interval))
 }

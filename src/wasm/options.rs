@@ -217,20 +217,20 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
             }
         }
     }
-    if let Some(Some(store)) = root.object("store")? {
-        let r = Reader { obj: &store, path: "store." };
-        r.only(option_keys("StoreOptions"))?;
-        let mut mode = crate::StoreMode::with_random_instance();
+    if let Some(Some(storage)) = root.object("storage")? {
+        let r = Reader { obj: &storage, path: "storage." };
+        r.only(option_keys("StorageOptions"))?;
+        let mut mode = crate::StorageMode::with_random_instance();
         set(&mut mode.instance_id, r.string("instanceId")?);
         set(&mut mode.lease_ms, r.int("leaseMs")?);
         if mode.instance_id.is_empty() || mode.lease_ms == 0 {
-            return Err("options.store.instanceId must not be empty and options.store.leaseMs must be positive".to_owned());
+            return Err("options.storage.instanceId must not be empty and options.storage.leaseMs must be positive".to_owned());
         }
         if let Some(hex) = r.string("cursorKey")? {
-            let key = parse_key(&hex).ok_or_else(|| "options.store.cursorKey must be 32 hexadecimal digits (16 bytes)".to_owned())?;
+            let key = parse_key(&hex).ok_or_else(|| "options.storage.cursorKey must be 32 hexadecimal digits (16 bytes)".to_owned())?;
             parsed.config.cursor_key = Some(key);
         }
-        parsed.config.store = Some(mode);
+        parsed.config.storage = Some(mode);
     }
     if let Some(Some(tools)) = root.object("tools")? {
         let r = Reader { obj: &tools, path: "tools" };

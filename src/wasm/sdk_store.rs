@@ -1,45 +1,53 @@
-//! The SDK 1.x `TaskStore` and `TaskMessageQueue` calls of [`TaskEngine`]
-//! (used by `mcp-task-core/sdk`): the engine's store rules, errors with their
-//! JSON-RPC code.
+//! The SDK 1.x `TaskStore` and `TaskMessageQueue` calls of [`TextTaskEngine`]
+//! (used by `mcp-task-core/sdk`) over [`crate::SdkStore`]: the SDK store's rules,
+//! errors with their JSON-RPC code.
 
-use super::{opt_string_arg, rpc_error, set, string_arg, type_error_message, TaskEngine};
+use super::{opt_string_arg, rpc_error, string_arg, type_error, TextTaskEngine};
 use crate::{Outcome, StoreError};
-use js_sys::{Object, Reflect};
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = "
+export function taskOutcome(kind, json) {
+  return { kind, json };
+}
+")]
+extern "C" {
+    /// `{ kind, json }` made by one call (the text crosses borrowed, as in `outputs`).
+    #[wasm_bindgen(js_name = taskOutcome)]
+    fn task_outcome(kind: &str, json: &str) -> JsValue;
+}
 
 fn store_error(e: StoreError) -> JsValue {
     rpc_error(e.code, e.rpc_code, &e.message)
 }
 
-/// A task ID argument; anything else names no task (the SDK store's "not found").
-fn task_id_arg(value: &JsValue) -> String {
-    // JSON.stringify, not Rust's float formatting (which would grow the wasm), for numbers.
-    value
-        .as_string()
-        .or_else(|| js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string()))
-        .unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default())
+/// A task ID argument that is not a string names no task (the SDK store's "not found"):
+/// its text for that message. (JSON.stringify, not Rust's float formatting, which would
+/// grow the wasm, for numbers.)
+fn task_id_text(value: &JsValue) -> JsValue {
+    let text = js_sys::JSON::stringify(value).ok().and_then(|s| s.as_string());
+    JsValue::from(text.unwrap_or_else(|| value.js_typeof().as_string().unwrap_or_default()))
 }
 
-impl TaskEngine {
-    /// A task ID and a context (`null` or `undefined`: none) through the reused argument
-    /// buffer, and the engine once the clock has been read for this call.
+impl TextTaskEngine {
+    /// A task ID (a string, or anything else as its text, which names no task) and a context
+    /// (`null` or `undefined`: none) through the reused argument buffer, and the engine once
+    /// the clock has been read for this call.
     fn task_and_context(&mut self, task_id: &JsValue, context: &JsValue) -> Result<(&mut crate::Engine, &str, Option<&str>), JsValue> {
-        let (task_id, context) = self.text_args((task_id, "taskId"), (context, "context", "a string, null or undefined"))?;
+        let (task_id, context) = match self.args.pair(task_id, context) {
+            Ok(ranges) => ranges,
+            Err(super::args::ArgError::First) => self.args.pair(&task_id_text(task_id), context).map_err(|_| context_error(context))?,
+            Err(super::args::ArgError::Second) => return Err(context_error(context)),
+        };
         self.clock.read()?;
         let args = &self.args;
         Ok((&mut self.engine, args.text(task_id), context.map(|c| args.text(c))))
     }
 }
 
-fn outcome_object(outcome: Outcome) -> JsValue {
-    let obj = Object::new();
-    let (kind, json) = match outcome {
-        Outcome::Result(json) => ("result", json),
-        Outcome::Error(json) => ("error", json),
-    };
-    set(&obj, "kind", kind);
-    set(&obj, "json", json);
-    obj.into()
+fn context_error(context: &JsValue) -> JsValue {
+    type_error("context", "a string, null or undefined", context)
 }
 
 /// A `number | null | undefined` cap: `None` for no cap (also `Infinity`).
@@ -50,12 +58,12 @@ fn opt_cap(value: &JsValue, name: &str) -> Result<Option<usize>, JsValue> {
     match value.as_f64() {
         Some(n) if n == f64::INFINITY => Ok(None),
         Some(n) if n >= 0.0 => Ok(Some(n.floor().min(usize::MAX as f64) as usize)),
-        _ => Err(super::type_error(name, "a non-negative number, null or undefined", value)),
+        _ => Err(type_error(name, "a non-negative number, null or undefined", value)),
     }
 }
 
 #[wasm_bindgen(js_class = TextTaskEngine)]
-impl TaskEngine {
+impl TextTaskEngine {
     /// SDK store: `updateTaskStatus` for a task of `context` (same status: message only; a
     /// move without a message keeps the current one; no move out of a terminal status).
     #[wasm_bindgen(js_name = updateTaskStatus)]
@@ -66,40 +74,57 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
     ) -> Result<(), JsValue> {
-        let (context, status) = (opt_string_arg(&context, "context")?, string_arg(&status, "status")?);
-        let message = opt_string_arg(&message, "message")?;
-        self.engine()?.update_task_status(&task_id_arg(&task_id), context.as_deref(), &status, message.as_deref()).map_err(store_error)
+        let (status, message) = (string_arg(&status, "status")?, opt_string_arg(&message, "message")?);
+        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
+        engine.sdk_store().update_task_status(task_id, context, &status, message.as_deref()).map_err(store_error)
     }
 
     /// SDK store: `storeTaskResult` for a task of `context`: `{kind: "result" | "error", json}`.
+    /// The outcome's text crosses through the reused argument buffer (the host's UTF-8
+    /// encoder), however large.
     #[wasm_bindgen(js_name = storeTaskResult)]
     pub fn store_task_result(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "TaskOutcome")] outcome: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TextTaskOutcome")] outcome: JsValue,
     ) -> Result<(), JsValue> {
-        let (context, status) = (opt_string_arg(&context, "context")?, string_arg(&status, "status")?);
-        let kind = Reflect::get(&outcome, &"kind".into()).unwrap_or(JsValue::UNDEFINED);
-        let json = string_arg(&Reflect::get(&outcome, &"json".into()).unwrap_or(JsValue::UNDEFINED), "outcome.json")?;
-        let outcome = match kind.as_string().as_deref() {
-            Some("result") => Outcome::Result(json),
-            Some("error") => Outcome::Error(json),
-            _ => return Err(super::type_error("outcome.kind", "\"result\" or \"error\"", &kind)),
+        let status = string_arg(&status, "status")?;
+        let task_id = match task_id.as_string() {
+            Some(id) => id,
+            None => task_id_text(&task_id).as_string().unwrap_or_default(),
         };
-        self.engine()?.store_task_result(&task_id_arg(&task_id), context.as_deref(), &status, outcome).map_err(store_error)
+        let kind = Reflect::get(&outcome, &"kind".into()).unwrap_or(JsValue::UNDEFINED);
+        let is_error = match kind.as_string().as_deref() {
+            Some("result") => false,
+            Some("error") => true,
+            _ => return Err(type_error("outcome.kind", "\"result\" or \"error\"", &kind)),
+        };
+        let json = Reflect::get(&outcome, &"json".into()).unwrap_or(JsValue::UNDEFINED);
+        let (json, context) = self.args.pair(&json, &context).map_err(|refused| match refused {
+            super::args::ArgError::First => type_error("outcome.json", "a string", &json),
+            super::args::ArgError::Second => context_error(&context),
+        })?;
+        self.clock.read()?;
+        let (json, context) = (self.args.text(json).to_owned(), context.map(|c| self.args.text(c)));
+        let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
+        self.engine.sdk_store().store_task_result(&task_id, context, &status, outcome).map_err(store_error)
     }
 
-    /// SDK store: `getTaskResult` for a task of `context`; throws `no_result` while it has none.
-    #[wasm_bindgen(js_name = getTaskResult, unchecked_return_type = "TaskOutcome")]
+    /// SDK store: `getTaskResult` for a task of `context`: `{kind: "result" | "error", json}`,
+    /// the text read straight from the engine's copy; throws `no_result` while it has none.
+    #[wasm_bindgen(js_name = getTaskResult, unchecked_return_type = "TextTaskOutcome")]
     pub fn get_task_result(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let context = opt_string_arg(&context, "context")?;
-        self.engine()?.task_result(&task_id_arg(&task_id), context.as_deref()).map(outcome_object).map_err(store_error)
+        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
+        match engine.sdk_store().get_task_result(task_id, context).map_err(store_error)? {
+            Outcome::Result(json) => Ok(task_outcome("result", json)),
+            Outcome::Error(json) => Ok(task_outcome("error", json)),
+        }
     }
 
     /// SDK message queue: queues a message (JSON text) for a task's requestor; `context`
@@ -116,7 +141,7 @@ impl TaskEngine {
         let context = opt_string_arg(&context, "context")?;
         let max_size = opt_cap(&max_size, "maxSize")?;
         let named = context.as_deref().map(crate::TaskBinding::Context);
-        self.engine()?.enqueue_message(&task_id, named, &message_json, max_size).map_err(store_error)
+        self.engine()?.sdk_store().enqueue_message(&task_id, named, &message_json, max_size).map_err(store_error)
     }
 
     /// SDK message queue: the oldest queued message (JSON text) `context` may read, or `null`.
@@ -126,8 +151,8 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
-        let context = opt_string_arg(&context, "context")?;
-        let taken = self.engine()?.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), false);
+        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
+        let taken = engine.sdk_store().dequeue_messages(task_id, context, false);
         Ok(taken.into_iter().next().map_or(JsValue::NULL, JsValue::from))
     }
 
@@ -138,49 +163,56 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<String, JsValue> {
-        let context = opt_string_arg(&context, "context")?;
-        let taken = self.engine()?.dequeue_messages(&task_id_arg(&task_id), context.as_deref(), true);
+        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
+        let taken = engine.sdk_store().dequeue_messages(task_id, context, true);
         Ok(format!("[{}]", taken.join(",")))
     }
 
-    /// SDK message queue: messages queued for one task, or for every task.
+    /// SDK message queue: messages queued for one task, or (`null`/`undefined`) for every
+    /// task, which needs no look-up (an empty engine answers every dequeue at once).
     #[wasm_bindgen(js_name = queuedMessageCount)]
-    pub fn queued_message_count(&self, #[wasm_bindgen(unchecked_param_type = "string | null")] task_id: JsValue) -> usize {
-        self.engine.queued_message_count(task_id.as_string().as_deref())
+    pub fn queued_message_count(&mut self, #[wasm_bindgen(unchecked_param_type = "string | null")] task_id: JsValue) -> usize {
+        self.engine.sdk_store().queued_message_count(task_id.as_string().as_deref())
     }
 
     /// SDK message queue: drops every queued message.
     #[wasm_bindgen(js_name = clearMessages)]
     pub fn clear_messages(&mut self) {
-        self.engine.clear_messages();
+        self.engine.sdk_store().clear_messages();
     }
 }
 
-/// The SDK store's hot calls, with typed string arguments: wasm-bindgen copies each straight
-/// into wasm memory, where a `JsValue` costs a round trip through JS per argument. A value that
-/// is not a string must never reach them (the glue does not check and the call traps), so
-/// `mcp-task-core/sdk` calls them only with strings, and the checked calls above otherwise.
+/// The SDK store's read cache (`mcp-task-core/sdk`): tasks as records, which carry how long
+/// they hold and are cheaper for JavaScript to take apart than JSON.
 #[wasm_bindgen(js_class = TextTaskEngine)]
-impl TaskEngine {
+impl TextTaskEngine {
     /// SDK store read cache: `createTask` without a progress token, answering the new
     /// task's record (see `taskEntry`).
     #[wasm_bindgen(js_name = createTaskEntry)]
     pub fn create_task_entry(
         &mut self,
-        context: Option<String>,
-        method: &str,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] method: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] ttl: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] poll_interval_ms: JsValue,
     ) -> Result<String, JsValue> {
-        let (ttl, poll_interval) = self.creation_numbers(&ttl, &poll_interval_ms)?;
-        let kind = crate::RequestKind::from_method(method);
-        self.engine()?.create_task_cache_entry(context.as_deref(), kind, ttl, poll_interval).map_err(super::host_error)
+        let (ttl, poll_interval) = super::creation_numbers(&ttl, &poll_interval_ms)?;
+        let (method, context) = self.args.pair(&method, &context).map_err(|refused| match refused {
+            super::args::ArgError::First => type_error("method", "a string", &method),
+            super::args::ArgError::Second => context_error(&context),
+        })?;
+        self.clock.read()?;
+        let (args, engine) = (&self.args, &mut self.engine);
+        let kind = crate::RequestKind::from_method(args.text(method));
+        let context = context.map(|c| args.text(c));
+        let task = engine.sdk_store().create_task(context, kind, ttl, None, poll_interval).map_err(super::host_error)?;
+        engine.cache_record_now(&task.task_id).ok_or_else(|| super::host_error(crate::HostError::UnknownTask { task_id: task.task_id }))
     }
 
-    /// SDK store read cache: the record of a task of `context` (see
-    /// `Engine::task_cache_entry`: its fields as text separated by NUL), or `null`. The answer
-    /// holds while the clock is before `validUntil` (empty: always) and no call changes the
-    /// task; in store mode it never does (`validUntil` is now).
+    /// SDK store read cache: the record of a task of `context` (its wire `Task` fields as
+    /// text separated by NUL), or `null`. The answer holds while the clock is before
+    /// `validUntil` (empty: always) and no call changes the task; over a storage it never
+    /// does (`validUntil` is now).
     #[wasm_bindgen(js_name = taskEntry, unchecked_return_type = "string | null")]
     pub fn task_entry(
         &mut self,
@@ -188,64 +220,6 @@ impl TaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
     ) -> Result<JsValue, JsValue> {
         let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
-        Ok(engine.task_cache_entry(task_id, context).map_or(JsValue::NULL, JsValue::from))
-    }
-
-    /// SDK store: `getTaskResult`: the stored result's JSON text, or `{ error }` with the
-    /// JSON-RPC error object's text for a task that failed with one. The text is read
-    /// straight from the engine's copy (no wrapper built, no second copy made).
-    #[wasm_bindgen(js_name = taskResultText, unchecked_return_type = "string | { error: string }")]
-    pub fn task_result_text(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
-        match engine.task_result_ref(task_id, context).map_err(store_error)? {
-            Outcome::Result(json) => Ok(JsValue::from_str(json)),
-            Outcome::Error(json) => {
-                let failed = Object::new();
-                set(&failed, "error", json.as_str());
-                Ok(failed.into())
-            }
-        }
-    }
-
-    /// SDK store: `storeTaskResult` with the outcome as UTF-8 JSON (`TextEncoder`: copied
-    /// into wasm memory in one go), the result or with `isError` the JSON-RPC error object.
-    /// Answers the task as it is now, as `taskEntry` would (the SDK reads it right after).
-    #[wasm_bindgen(js_name = storeTaskResultUtf8)]
-    pub fn store_task_result_utf8(
-        &mut self,
-        task_id: &str,
-        context: Option<String>,
-        status: &str,
-        json: Vec<u8>,
-        is_error: bool,
-    ) -> Result<String, JsValue> {
-        let json = String::from_utf8(json).map_err(|_| type_error_message("json must be UTF-8 text"))?;
-        let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
-        let engine = self.engine()?;
-        engine.store_task_result(task_id, context.as_deref(), status, outcome).map_err(store_error)?;
-        Ok(engine.cache_entry_now(task_id).unwrap_or_default())
-    }
-
-    /// SDK store: `updateTaskStatus` (see the checked call of the same rules above).
-    #[wasm_bindgen(js_name = setTaskStatus)]
-    pub fn set_task_status(
-        &mut self,
-        task_id: &str,
-        context: Option<String>,
-        status: &str,
-        message: Option<String>,
-    ) -> Result<(), JsValue> {
-        self.engine()?.update_task_status(task_id, context.as_deref(), status, message.as_deref()).map_err(store_error)
-    }
-
-    /// SDK message queue: messages queued for every task (no look-up: an empty engine answers
-    /// every dequeue at once).
-    #[wasm_bindgen(getter, js_name = queuedMessages)]
-    pub fn queued_messages(&self) -> usize {
-        self.engine.queued_message_count(None)
+        Ok(engine.cache_record(task_id, context).map_or(JsValue::NULL, JsValue::from))
     }
 }
