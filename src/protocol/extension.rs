@@ -410,7 +410,7 @@ impl super::RequestorCodec for Extension {
 
     fn input_answer(&self, request_id: &str, task_id: &str, result: &str, declaration: &super::Declaration) -> Option<super::InputAnswer> {
         // An inputRequests key: the answer goes back in tasks/update.
-        let key: String = serde_json::from_str(request_id).unwrap_or_default();
+        let key = super::json::string_text(request_id).unwrap_or_default().into_owned();
         let params = format!("{{\"taskId\":{},\"inputResponses\":{{{}:{}}}}}", json_string(task_id), json_string(&key), result);
         Some(super::InputAnswer::Update { key, params: self.task_params(params, declaration) })
     }
