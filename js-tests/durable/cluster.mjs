@@ -11,13 +11,22 @@ import Redis from 'ioredis';
 import { freePort, until } from './lib.mjs';
 
 const live = new Set();
-process.once('exit', () => {
+const roots = new Set();
+function cleanUp() {
   for (const child of live) {
     try {
       process.kill(child.pid, 'SIGKILL');
     } catch {}
   }
-});
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+}
+process.once('exit', cleanUp);
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  process.once(signal, () => {
+    cleanUp();
+    process.exit(code);
+  });
+}
 
 function which(name) {
   const bin = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
@@ -56,6 +65,7 @@ export async function startCluster({ primaries = 3, replicas = 1, nodeTimeoutMs 
   const server = which('redis-server');
   const cli = which('redis-cli');
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-task-cluster-'));
+  roots.add(root);
   const nodes = [];
   const admins = new Map();
 
@@ -180,6 +190,7 @@ export async function startCluster({ primaries = 3, replicas = 1, nodeTimeoutMs 
       admins.clear();
       await Promise.all(nodes.map((n) => c.kill(n.port)));
       fs.rmSync(root, { recursive: true, force: true });
+      roots.delete(root);
     },
   };
 
