@@ -132,9 +132,10 @@ function commandSender(client) {
  * `sendThenWait(args, wait)`: the command, then `wait` (a WAIT) on the connection that ran it,
  * in one round trip; resolves to `[reply, waitReply]` and rejects with the command's error.
  * ioredis / iovalkey: a pipeline (on a cluster it goes to the node serving the command's keys);
- * node-redis: two commands queued back to back on its one connection.
+ * node-redis: two commands queued back to back on its one connection. `counted()`: once per
+ * extra round trip.
  */
-function waitingSender(client, send) {
+function waitingSender(client, send, counted) {
   if (typeof client.pipeline !== 'function') {
     return async (args, wait) => {
       const [reply, waited] = await Promise.allSettled([send(args), send(wait)]);
@@ -149,7 +150,9 @@ function waitingSender(client, send) {
       // After a failover the client's slot map is stale: the script did not run (MOVED). A
       // plain read of the same key lets the client follow the redirection; then again.
       if (err && /^MOVED /.test(err.message) && attempt < 3) {
+        counted();
         await client.call('EXISTS', args[3]);
+        counted();
         continue;
       }
       if (err) throw err;
@@ -191,7 +194,7 @@ export function redisStorage(client, options = {}) {
   if (!Number.isInteger(replicas) || replicas < 0) throw new TypeError('options.replicas must be a non-negative integer (replicas that must have a write before it is acknowledged)');
   const replicaTimeoutMs = options.replicaTimeoutMs ?? 1000;
   if (!Number.isInteger(replicaTimeoutMs) || replicaTimeoutMs < 1) throw new TypeError('options.replicaTimeoutMs must be a positive integer of milliseconds');
-  const sendThenWait = replicas > 0 ? waitingSender(client, send) : null;
+  const sendThenWait = replicas > 0 ? waitingSender(client, send, () => storage.roundTrips++) : null;
   const shas = new Map();
   const storage = {
     /** Commands sent (each one round trip; a batch of writes is one command). */
