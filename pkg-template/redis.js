@@ -45,9 +45,6 @@ for i = 1, #KEYS do
   end
   if (found or '') ~= expected then
     if found then out[i] = {0, found, cur[2]} else out[i] = {0} end
-    -- This very write landed before (a retry after an unknown outcome): set it again (no
-    -- change) so it is replicated in this call, and a WAIT after it covers it.
-    if found == version and cur[2] == record and op ~= 'del' then redis.call('HSET', key, 'v', version, 'r', record) end
   else
     if wrongType then redis.call('DEL', key) end
     if op == 'del' then
@@ -249,6 +246,9 @@ export function redisStorage(client, options = {}) {
     const run = async (command) => {
       storage.roundTrips++;
       if (!waiting) return send(command);
+      // WAIT waits for the replication offset as of the connection's last command, whatever it
+      // was: so it also covers a retry that finds its write landed (written by an earlier
+      // attempt, maybe on a connection since lost). The cluster test checks it.
       const [reply, acked] = await waiting(command, ['WAIT', String(replicas), String(replicaTimeoutMs)]);
       if (Number(acked) < replicas) {
         throw new Error(

@@ -135,6 +135,10 @@ export async function startCluster({ primaries = 3, replicas = 1, nodeTimeoutMs 
       process.kill(child.pid, signal);
       await exited;
     },
+    /** Sends a signal to a node (SIGSTOP / SIGCONT: a node that stops answering for a while). */
+    signal(port, signal) {
+      process.kill(nodes.find((n) => n.port === port).child.pid, signal);
+    },
     /** Starts a killed node again from its dir (nodes.conf and AOF). */
     async restart(port) {
       await start(nodes.find((n) => n.port === port));

@@ -185,6 +185,29 @@ test('replicas: 1: writes acknowledged right up to a SIGKILL of the primary are 
   await cluster.synced();
 });
 
+test('replicas: 1: a write retried on a new connection after its WAIT failed is not acknowledged before a replica has it', { timeout: 30_000 }, async () => {
+  const { replicas } = await cluster.holders(PREFIX);
+  assert.equal(replicas.length, 1, 'the slot has a replica');
+  const persist = [{ taskId: 'retried', expectedVersion: null, version: '1', record: '{"retried":1}', expiresAt: null, context: 'R' }];
+  const first = mod.redisStorage(clusterClient(), { replicas: 1, replicaTimeoutMs: 300 });
+  assert.deepEqual(await first.write([{ ...persist[0], taskId: 'warm-up' }]), [null]);
+  // The replica stops acknowledging (still connected: WAIT counts it once it has the offset).
+  cluster.signal(replicas[0], 'SIGSTOP');
+  try {
+    await assert.rejects(first.write(persist), /0 of 1 replica\(s\) confirmed/);
+    // The storage loop writes an unknown outcome again; after a reconnect, on a new connection
+    // that made no write: the compare-and-set finds the write landed (nothing to replicate),
+    // and the WAIT after it must still wait for the replica to have it.
+    const second = mod.redisStorage(clusterClient(), { replicas: 1, replicaTimeoutMs: 300 });
+    await assert.rejects(second.write(persist), /0 of 1 replica\(s\) confirmed/);
+  } finally {
+    cluster.signal(replicas[0], 'SIGCONT');
+  }
+  await cluster.synced();
+  const third = mod.redisStorage(clusterClient(), { replicas: 1 });
+  assert.deepEqual(await third.write(persist), [{ conflict: '{"retried":1}', version: '1' }], 'the first write landed on the primary');
+});
+
 test('without replicas a write the replica never got is acknowledged, then lost in the failover; with replicas: 1 it is refused', { timeout: 40_000 }, async () => {
   const client = clusterClient();
   const waiting = store(client, { replicas: 1, replicaTimeoutMs: 300 });
