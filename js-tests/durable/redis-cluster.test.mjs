@@ -1,8 +1,11 @@
 // mcp-task-core/redis on a real Redis Cluster (three primaries, one replica each, started here):
 // every key of a storage shares a slot (the scripts touch several keys), a graceful failover of
 // the primary serving that slot loses nothing, and with `replicas: 1` nothing acknowledged is
-// lost when that primary is SIGKILLed and its replica promoted; without it, a write the replica
-// never got is acknowledged and then lost (the case the README warns about).
+// lost when that primary is SIGKILLed and its replica promoted (nor acknowledged on a retry
+// before a replica has it); without it, a write the replica never got is acknowledged and then
+// lost (the case the README warns about). The tests run in order on one cluster (each finds
+// the slot's primary and replica anew); about 25 s, most of it starting the cluster and
+// waiting for failovers (cluster-node-timeout 1 s).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
