@@ -5,17 +5,20 @@
 //   import { redisStorage } from 'mcp-task-core/redis';
 //   const taskStore = new WasmTaskStore({ storage: redisStorage(new Redis(url)) });
 //
-// Layout (PREFIX defaults to "mcp-task:"):
+// Layout (PREFIX defaults to "mcp-task:", or "{mcp-task}:" on a cluster client):
 //   PREFIX t:<taskId>    hash { v: version, r: record JSON, c: context }, PEXPIREAT = the task's
 //                        TTL deadline (Redis drops the record when the engine would)
 //   PREFIX c:<context>   sorted set of the context's task IDs by creation time (for listing);
 //                        members whose task expired are dropped when the context is listed
 // Every write is one Lua script call (compare-and-set on `v` for each record of the batch, then
 // HSET + PEXPIREAT + ZADD), so an operation costs one round trip (a write on a task that is not
-// held locally, or a read, costs one more: the load). The scripts touch the context keys named
-// from the prefix: on Redis Cluster, put a hash tag in the prefix (e.g. "{tasks}:") so every key
-// lives in one slot. No file here imports a Redis client: pass your own (ioredis, iovalkey or
-// node-redis); the caller owns it and closes it.
+// held locally, or a read, costs one more: the load). A script touches several tasks' keys and
+// their context's: on a Redis Cluster they must share a slot, so the prefix must hold a hash
+// tag (e.g. "{tasks}:"), and every key of a storage lives on one primary (and its replicas).
+// Redis replicates asynchronously: with `replicas: n` a write is acknowledged only once n
+// replicas have it (WAIT, sent on the connection that wrote, in the same round trip).
+// No file here imports a Redis client: pass your own (ioredis, iovalkey or node-redis; for a
+// cluster, an ioredis / iovalkey Cluster); the caller owns it and closes it.
 // The CommonJS entry redis.cjs is generated from this file by scripts/build-pkg.sh.
 import { refuseUnknownOptions } from './extras.js';
 
@@ -123,9 +126,50 @@ function commandSender(client) {
 }
 
 /**
- * A storage for `new WasmTaskStore({ storage })` on Redis (7.0+) or Valkey.
- * @param {object} client  a connected ioredis / iovalkey / node-redis client
- * @param {{ prefix?: string }} [options]
+ * `sendThenWait(args, wait)`: the command, then `wait` (a WAIT) on the connection that ran it,
+ * in one round trip; resolves to `[reply, waitReply]` and rejects with the command's error.
+ * ioredis / iovalkey: a pipeline (on a cluster it goes to the node serving the command's keys);
+ * node-redis: two commands queued back to back on its one connection. `counted()`: once per
+ * extra round trip.
+ */
+function waitingSender(client, send, counted) {
+  if (typeof client.pipeline !== 'function') {
+    return async (args, wait) => {
+      const [reply, waited] = await Promise.allSettled([send(args), send(wait)]);
+      if (reply.status === 'rejected') throw reply.reason;
+      if (waited.status === 'rejected') throw waited.reason;
+      return [reply.value, waited.value];
+    };
+  }
+  return async (args, wait) => {
+    for (let attempt = 1; ; attempt++) {
+      const [[err, reply], [waitErr, waited]] = await client.pipeline().call(...args).call(...wait).exec();
+      // After a failover the client's slot map is stale: the script did not run (MOVED). A
+      // plain read of the same key lets the client follow the redirection; then again.
+      if (err && /^MOVED /.test(err.message) && attempt < 3) {
+        counted();
+        await client.call('EXISTS', args[3]);
+        counted();
+        continue;
+      }
+      if (err) throw err;
+      if (waitErr) throw waitErr;
+      return [reply, waited];
+    }
+  };
+}
+
+/** True when the prefix holds a Redis Cluster hash tag: a non-empty `{...}`, the first `{`. */
+function hasHashTag(prefix) {
+  const open = prefix.indexOf('{');
+  return open >= 0 && prefix.indexOf('}', open + 1) > open + 1;
+}
+
+/**
+ * A storage for `new WasmTaskStore({ storage })` on Redis (7.0+), Valkey or a Redis Cluster.
+ * @param {object} client  a connected ioredis / iovalkey / node-redis client, or an ioredis /
+ *   iovalkey Cluster
+ * @param {{ prefix?: string, replicas?: number, replicaTimeoutMs?: number }} [options]
  * @returns {{ load(taskId: string): Promise<{ record: string | null, version: string } | null>,
  *             loadContext(context: string | null): Promise<{ taskId: string, record: string | null, version: string }[]>,
  *             write(persists: object[]): Promise<(null | { conflict: string | null, version?: string })[]>,
@@ -134,9 +178,20 @@ function commandSender(client) {
 export function redisStorage(client, options = {}) {
   const send = commandSender(client);
   if (options === null || typeof options !== 'object') throw new TypeError('redisStorage options must be an object');
-  refuseUnknownOptions(options, ['prefix'], 'redisStorage options.');
-  const prefix = options.prefix ?? 'mcp-task:';
+  refuseUnknownOptions(options, ['prefix', 'replicas', 'replicaTimeoutMs'], 'redisStorage options.');
+  const cluster = client.isCluster === true;
+  const prefix = options.prefix ?? (cluster ? '{mcp-task}:' : 'mcp-task:');
   if (typeof prefix !== 'string') throw new TypeError('options.prefix must be a string');
+  if (cluster && !hasHashTag(prefix)) {
+    throw new TypeError(
+      `options.prefix ${JSON.stringify(prefix)} holds no hash tag: on a Redis Cluster every key of the storage must share one slot (its scripts touch several), so put one in it, e.g. "{${prefix.replace(/[:{}]+$/, '') || 'mcp-task'}}:"`,
+    );
+  }
+  const replicas = options.replicas ?? 0;
+  if (!Number.isInteger(replicas) || replicas < 0) throw new TypeError('options.replicas must be a non-negative integer (replicas that must have a write before it is acknowledged)');
+  const replicaTimeoutMs = options.replicaTimeoutMs ?? 1000;
+  if (!Number.isInteger(replicaTimeoutMs) || replicaTimeoutMs < 1) throw new TypeError('options.replicaTimeoutMs must be a positive integer of milliseconds');
+  const sendThenWait = replicas > 0 ? waitingSender(client, send, () => storage.roundTrips++) : null;
   const shas = new Map();
   const storage = {
     /** Commands sent (each one round trip; a batch of writes is one command). */
@@ -180,21 +235,34 @@ export function redisStorage(client, options = {}) {
           p.taskId,
         );
       }
-      const replies = await script(CAS_SCRIPT, keys, args);
+      const replies = await script(CAS_SCRIPT, keys, args, sendThenWait);
       return replies.map((r) => (Number(r[0]) === 1 ? null : r.length > 1 ? { conflict: text(r[2]), version: String(r[1]) } : { conflict: null }));
     },
   };
-  async function script(source, keys, args) {
+  /** Runs a script (EVALSHA, or EVAL when the server lacks it); `waiting`: then WAIT for replicas. */
+  async function script(source, keys, args, waiting = null) {
     let sha = shas.get(source);
     if (!sha) shas.set(source, (sha = await sha1Hex(source)));
-    storage.roundTrips++;
-    try {
-      return await send(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
-    } catch (err) {
-      // A restarted (or flushed) server has lost its script cache: EVAL loads it again.
-      if (!String(err && err.message).startsWith('NOSCRIPT')) throw redisError(err);
+    const run = async (command) => {
       storage.roundTrips++;
-      return send(['EVAL', source, String(keys.length), ...keys, ...args]).catch((e) => {
+      if (!waiting) return send(command);
+      // WAIT waits for the replication offset as of the connection's last command, whatever it
+      // was: so it also covers a retry that finds its write landed (written by an earlier
+      // attempt, maybe on a connection since lost). The cluster test checks it.
+      const [reply, acked] = await waiting(command, ['WAIT', String(replicas), String(replicaTimeoutMs)]);
+      if (Number(acked) < replicas) {
+        throw new Error(
+          `Redis: ${acked} of ${replicas} replica(s) confirmed the write within ${replicaTimeoutMs} ms, so it is not acknowledged (it reached the primary and may be lost if the primary fails)`,
+        );
+      }
+      return reply;
+    };
+    try {
+      return await run(['EVALSHA', sha, String(keys.length), ...keys, ...args]);
+    } catch (err) {
+      // A restarted (or flushed, or newly promoted) server lacks the script: EVAL loads it.
+      if (!String(err && err.message).startsWith('NOSCRIPT')) throw redisError(err);
+      return run(['EVAL', source, String(keys.length), ...keys, ...args]).catch((e) => {
         throw redisError(e);
       });
     }

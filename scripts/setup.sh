@@ -81,7 +81,8 @@ if [ "$want_browser" = 1 ]; then
 fi
 
 # 5. redis-server (Debian's) for the durable-storage tests (js-tests/durable/): the tests start
-#    their own on 127.0.0.1 with a free port, so the package's service is never used.
+#    their own on 127.0.0.1 with a free port, so the package's service is never used. Its
+#    dependency redis-tools brings redis-cli, which joins the cluster test's nodes.
 if command -v redis-server >/dev/null; then
   log "redis-server: present ($(redis-server --version | awk '{ print $3 }'))"
 else
@@ -93,5 +94,6 @@ else
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends redis-server
   command -v redis-server >/dev/null || die "apt-get install redis-server did not put redis-server on PATH"
 fi
+command -v redis-cli >/dev/null || die "redis-cli missing (Debian package redis-tools): the Redis Cluster test needs it"
 
 log "setup done"

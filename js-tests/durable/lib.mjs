@@ -25,13 +25,13 @@ export async function freePort() {
   return port;
 }
 
-/** Waits until `check()` is truthy (polling), or fails naming `what` after `ms`. */
+/** Waits until `check()` is truthy (polling), or fails naming `what` (or `what()`) after `ms`. */
 export async function until(check, what, ms = 10_000, every = 25) {
   const end = Date.now() + ms;
   for (;;) {
     const v = await check();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'function' ? what() : what}`);
     await sleep(every);
   }
 }

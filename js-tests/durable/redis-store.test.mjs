@@ -163,6 +163,10 @@ import { StorageLoop } from 'mcp-task-core/storage';
 import type { TextTaskEngine, TextTaskEngineOutput } from 'mcp-task-core';
 declare const ioredisLike: { call(command: string, ...args: (string | number)[]): Promise<unknown> };
 const storage: RedisTaskStorage = redisStorage(ioredisLike, { prefix: '{tasks}:' });
+declare const clusterLike: { call(command: string, ...args: (string | number)[]): Promise<unknown>; isCluster: boolean };
+const replicated: RedisTaskStorage = redisStorage(clusterLike, { replicas: 1, replicaTimeoutMs: 500 });
+// @ts-expect-error replicas is a count
+redisStorage(clusterLike, { replicas: '1' });
 const asStorage: TaskStorage = storage;
 const store = new WasmTaskStore({ storage: asStorage, instanceId: 'boot-1', leaseMs: 30_000, storageTimeoutMs: 2000 });
 const stop: () => void = store.onTaskCancelled((taskId: string, sessionId: string | undefined) => void [taskId, sessionId]);
@@ -170,7 +174,7 @@ const trips: number = storage.roundTrips;
 const loop = new StorageLoop(storage, { timeoutMs: 1000, onOutput: (o: TextTaskEngineOutput) => void o.kind });
 declare const engine: TextTaskEngine;
 const count: Promise<number> = loop.run(engine, { taskId: 't', write: false }, (e) => e.taskCount);
-void [stop, trips, count, loop.tick(engine)];
+void [stop, trips, count, replicated, loop.tick(engine)];
 // @ts-expect-error a storage needs load, loadContext and write
 new WasmTaskStore({ storage: { load: async () => null } });
 `,
