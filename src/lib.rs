@@ -19,7 +19,8 @@
 //!
 //! See [`Engine`] for a runnable example.
 
-#![forbid(unsafe_code)]
+// Unsafe code only where it cannot be avoided: the requestor-only wasm's allocator, below.
+#![deny(unsafe_code)]
 
 mod audit;
 mod config;
@@ -64,3 +65,11 @@ pub use crate::time::{format_timestamp, BoxedClock, Clock, ManualClock};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+// The requestor-only wasm (a browser client) takes talc, which is smaller than std's dlmalloc
+// in wasm; the builds with the receiver keep std's allocator, whose memory the bench tracks.
+// SAFETY: wasm32 without threads is single-threaded, as TalckWasm requires.
+#[cfg(all(target_arch = "wasm32", not(feature = "receiver")))]
+#[global_allocator]
+#[allow(unsafe_code)]
+static ALLOCATOR: talc::TalckWasm = unsafe { talc::TalckWasm::new_global() };
