@@ -280,7 +280,7 @@ fn extension_tasks_and_their_input_requests_survive_too() {
     let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{
         "io.modelcontextprotocol/protocolVersion":"2026-07-28",
         "io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}}});
-    a.engine.handle_inbound(&call.to_string(), &Inbound::from_context(Some("s")));
+    a.engine.handle_message(&call.to_string(), Inbound::from_context(Some("s")));
     a.drain(&mut storage).unwrap();
     a.engine
         .request_input(

@@ -54,7 +54,7 @@ impl Ext {
     }
 
     fn send_text(&mut self, text: &str, inbound: &Inbound<'_>) -> Option<Value> {
-        let reply = self.engine.handle_inbound(text, inbound)?;
+        let reply = self.engine.handle_message(text, inbound)?;
         let reply: Value = serde_json::from_str(&reply).unwrap();
         if reply.get("error").is_some() {
             self.base.check("JSONRPCErrorResponse", &reply);

@@ -38,7 +38,7 @@ const LEGACY_CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","para
 
 /// Feeds a task-creating request and returns the new task's ID (from its Execute event).
 fn create(engine: &mut Engine, message: &str, inbound: &Inbound<'_>) -> String {
-    engine.handle_inbound(message, inbound);
+    engine.handle_message(message, inbound);
     let mut task_id = None;
     while let Some(out) = engine.poll_output() {
         if let Output::Event(Event::Execute { task_id: id, .. }) = out {
@@ -140,7 +140,7 @@ fn in_the_extension_the_request_declares_and_nothing_else_stands_in() {
     assert_eq!(refused(&mut e, &t, "elicitation/create", FORM), Some("elicitation.form"));
     // A task the host starts from a forwarded call (start_task) is judged on that call.
     let forwarded = modern_call("decide", json!({}));
-    assert!(e.handle_inbound(&forwarded, &Inbound::from_context(Some("s"))).is_none(), "forwarded to the host");
+    assert!(e.handle_message(&forwarded, Inbound::from_context(Some("s"))).is_none(), "forwarded to the host");
     while e.poll_output().is_some() {}
     e.start_task(&forwarded, &mcp_task_core::Inbound::from_context(Some("s"))).unwrap();
     let Some(Output::Event(Event::Execute { task_id, .. })) = e.poll_output() else { panic!("an Execute") };
@@ -191,12 +191,12 @@ fn persisted(engine: &mut Engine, task_id: &str) -> String {
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 fn the_declaration_survives_a_restore_and_old_records_still_restore() {
     let mut a = engine(true);
-    a.handle_inbound(&modern_call("slow", json!({})), &Inbound::from_context(Some("s")));
+    a.handle_message(&modern_call("slow", json!({})), Inbound::from_context(Some("s")));
     let bare = persisted(&mut a, "t1");
-    a.handle_inbound(&modern_call("slow", json!({"elicitation": {"url": {}}})), &Inbound::from_context(Some("s")));
+    a.handle_message(&modern_call("slow", json!({"elicitation": {"url": {}}})), Inbound::from_context(Some("s")));
     let url_only = persisted(&mut a, "t2");
     let session = Inbound { context: Some("s"), client_capabilities: Some(r#"{"sampling":{}}"#), ..Inbound::default() };
-    a.handle_inbound(LEGACY_CALL, &session);
+    a.handle_message(LEGACY_CALL, session);
     let legacy = persisted(&mut a, "t3");
     let stored = |record: &str| serde_json::from_str::<Value>(record).unwrap()["inputCapabilities"].clone();
     assert_eq!(stored(&bare), json!([]));

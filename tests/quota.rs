@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 fn ask(rig: &mut Rig, key: Option<&str>, method: &str, params: Value) -> Value {
     let id = rig.id();
     let text = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
-    let reply = rig.engine.handle_inbound(&text, &Inbound { quota_key: key, ..Inbound::default() }).expect("an immediate reply");
+    let reply = rig.engine.handle_message(&text, Inbound { quota_key: key, ..Inbound::default() }).expect("an immediate reply");
     serde_json::from_str(&reply).unwrap()
 }
 

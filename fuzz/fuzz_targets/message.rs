@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     let before: Vec<_> = ids.iter().map(|id| engine.sdk_store().get_task(id, Some("a")).map(|t| t.to_json())).collect();
     let dialect = [None, Some(Dialect::Legacy), Some(Dialect::Extension)][usize::from(mode % 3)];
     let mcp_name = (mode & 4 != 0).then_some("task-2");
-    let reply = engine.handle_inbound(text, &Inbound { context: Some("a"), dialect, mcp_name, ..Inbound::default() });
+    let reply = engine.handle_message(text, &Inbound { context: Some("a"), dialect, mcp_name, ..Inbound::default() });
     if let Some(reply) = &reply {
         assert!(reply.starts_with("{\"jsonrpc\":\"2.0\","), "reply is not a JSON-RPC message: {reply}");
         assert!(serde_json::from_str::<serde_json::Value>(reply).is_ok(), "reply is not JSON: {reply}");

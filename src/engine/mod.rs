@@ -65,6 +65,19 @@ impl<'a> Inbound<'a> {
     }
 }
 
+/// Only a context.
+impl<'a> From<Option<&'a str>> for Inbound<'a> {
+    fn from(context: Option<&'a str>) -> Self {
+        Inbound::from_context(context)
+    }
+}
+
+impl<'a> From<&Inbound<'a>> for Inbound<'a> {
+    fn from(inbound: &Inbound<'a>) -> Self {
+        *inbound
+    }
+}
+
 /// The sans-IO task runtime of one receiver.
 ///
 /// The host loop: feed every incoming message to [`handle_message`](Self::handle_message)
@@ -185,17 +198,11 @@ impl Engine {
         self.tools.insert(name.to_owned(), support);
     }
 
-    /// Feeds one JSON-RPC message from the peer. Returns the response to send
-    /// now, if there is one; everything else is in [`poll_output`](Self::poll_output).
-    /// Malformed input gets a JSON-RPC error response and changes nothing.
-    /// The dialect is read from the message (see [`Dialect`]); use
-    /// [`handle_inbound`](Self::handle_inbound) to set it or pass `Mcp-Name`.
-    pub fn handle_message(&mut self, message: &str, context: Option<&str>) -> Option<String> {
-        self.handle_inbound(message, &Inbound::from_context(context))
-    }
-
-    /// [`handle_message`](Self::handle_message) with what the transport knows
-    /// beside the body: the context, the dialect, the `Mcp-Name` header.
+    /// Feeds one JSON-RPC message from the peer, with what the transport knows beside the body
+    /// ([`Inbound`]: the context, the dialect, the `Mcp-Name` header, ...; or just the context,
+    /// an `Option<&str>`). Returns the response to send now, if there is one; everything else is
+    /// in [`poll_output`](Self::poll_output). Malformed input gets a JSON-RPC error response and
+    /// changes nothing. Without a dialect in `inbound` it is read from the message (see [`Dialect`]).
     ///
     /// A reply that creates a task (a `CreateTaskResult`) is returned only once
     /// the task is in the table, so a `tasks/get` for it resolves. With
@@ -210,13 +217,17 @@ impl Engine {
     /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":{
     ///   "io.modelcontextprotocol/protocolVersion":"2026-07-28",
     ///   "io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}}"#;
-    /// let reply = engine.handle_inbound(call, &Inbound { context: Some("s1"), ..Inbound::default() }).unwrap();
+    /// let reply = engine.handle_message(call, Some("s1")).unwrap();
     /// assert!(reply.contains(r#""resultType":"task""#));
     /// // The same request with the legacy dialect forced is refused: it lacks params.task.
     /// let legacy = Inbound { context: Some("s1"), dialect: Some(Dialect::Legacy), ..Inbound::default() };
-    /// assert!(engine.handle_inbound(call, &legacy).unwrap().contains("-32601"));
+    /// assert!(engine.handle_message(call, legacy).unwrap().contains("-32601"));
     /// ```
-    pub fn handle_inbound(&mut self, message: &str, inbound: &Inbound<'_>) -> Option<String> {
+    pub fn handle_message<'i>(&mut self, message: &str, inbound: impl Into<Inbound<'i>>) -> Option<String> {
+        self.handle(message, &inbound.into())
+    }
+
+    fn handle(&mut self, message: &str, inbound: &Inbound<'_>) -> Option<String> {
         let context = inbound.context;
         let now = self.tick();
         let limits = &self.config.limits;

@@ -227,7 +227,7 @@ impl TextTaskEngine {
             quota_key: quota_key.as_deref(),
             client_capabilities: client_capabilities.as_deref(),
         };
-        Ok(opt_str(self.engine.handle_inbound(message, &inbound)))
+        Ok(opt_str(self.engine.handle_message(message, inbound)))
     }
 
     /// Stores the underlying result (JSON object text); returns the task JSON.
