@@ -83,7 +83,7 @@ test('WasmTaskMessageQueue: an unknown key is refused', () => {
 });
 
 test('redisStorage: an unknown key is refused', () => {
-  refuses(() => redisStorage(client, { prefx: 'x:' }), /^redisStorage options\.prefx is not an option \(known here: prefix\)$/);
+  refuses(() => redisStorage(client, { prefx: 'x:' }), /^redisStorage options\.prefx is not an option \(known here: prefix, replicas, replicaTimeoutMs\)$/);
   refuses(() => redisStorage(client, null), /^redisStorage options must be an object$/);
   assert.equal(typeof redisStorage(client, { prefix: 'x:' }).load, 'function');
 });
