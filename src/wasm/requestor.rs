@@ -66,13 +66,13 @@ fn opt_id(id: Option<RawId>) -> JsValue {
 }
 
 /// The requestor side of MCP tasks, for one receiver, in JSON text.
-#[wasm_bindgen(js_name = TextTaskRequestor)]
-pub struct TaskRequestor {
+#[wasm_bindgen]
+pub struct TextTaskRequestor {
     inner: Requestor,
     clock: JsClock,
 }
 
-impl TaskRequestor {
+impl TextTaskRequestor {
     /// The requestor, once the host's clock has been read for this call.
     fn requestor(&mut self) -> Result<&mut Requestor, JsValue> {
         self.clock.read()?;
@@ -80,12 +80,12 @@ impl TaskRequestor {
     }
 }
 
-#[wasm_bindgen(js_class = TextTaskRequestor)]
-impl TaskRequestor {
+#[wasm_bindgen]
+impl TextTaskRequestor {
     /// `new TextTaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
     /// resultTimeoutMs?, maxListPages?, requestIdPrefix?, dialect?, clientCapabilities?, clientInfo? })`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<TaskRequestor, JsValue> {
+    pub fn new(options: JsValue) -> Result<TextTaskRequestor, JsValue> {
         let mut config = RequestorConfig::default();
         let mut now = None;
         if !(options.is_undefined() || options.is_null()) {
@@ -134,7 +134,7 @@ impl TaskRequestor {
         }
         let clock = JsClock::new(now);
         clock.read()?;
-        Ok(TaskRequestor { inner: Requestor::new(config, Box::new(clock.clone())), clock })
+        Ok(TextTaskRequestor { inner: Requestor::new(config, Box::new(clock.clone())), clock })
     }
 
     /// Sends a request; `ttl`: `undefined` for a plain request, `null` to augment
