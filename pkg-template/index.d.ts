@@ -890,21 +890,6 @@ export declare class TextTaskEngine {
   queuedMessageCount(taskId?: string | null): number;
   /** Drops every queued message. */
   clearMessages(): void;
-
-  // The SDK store's read cache (mcp-task-core/sdk): a task as a record that says how long it
-  // holds, cheaper to take apart than JSON.
-
-  /** `createTask` (no progress token) answering the task's record, as `taskEntry` does. */
-  createTaskEntry(context: string | null | undefined, method: string, ttl?: number | null, pollIntervalMs?: number | null): string;
-  /**
-   * The record of a task `context` may see, or `null`: its wire `Task` fields as text
-   * separated by NUL (`validUntil`, `ttl`, `pollInterval` in decimal or empty for none;
-   * `status`, `createdAt`, `lastUpdatedAt`; the length of `taskId` in UTF-16 units, `taskId`,
-   * then NUL and the status message if it has one). The task holds while the clock is before
-   * `validUntil` (epoch ms; empty: no deadline) and no call changes it; in storage mode
-   * `validUntil` is now.
-   */
-  taskEntry(taskId: string, context?: string | null): string | null;
 }
 
 // ---------------------------------------------------------------------------------------

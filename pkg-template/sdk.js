@@ -367,51 +367,17 @@ const MAX_DELAY = 2_147_483_647;
 const DEFAULT_READ_CACHE_SIZE = 32_768;
 
 /**
- * A task record of the engine (TextTaskEngine.taskEntry: the wire Task's fields as text
- * separated by NUL, see the engine's cache record in src/engine/host_tasks.rs) as `{ until, task }`: taken apart by hand,
- * several times faster than JSON.parse. `until`: epoch ms (exclusive) or null for never.
- * `knownId`, the caller's string of the task's ID, is used as it is: a slice of the record
- * would be a V8 sliced string, which the read cache's Map compares more slowly.
- * @param {string} record
- * @param {string} [knownId]
+ * A task of the engine (`TextTaskEngine.getTask` / `createTask`: the host's task JSON) with
+ * when the read cache stops trusting it: `until`, its expiry (epoch ms, exclusive: `createdAt`
+ * plus `ttl`, the spec's TTL), or null for never. Only a call that changes the task (one
+ * the store makes itself, dropping the entry) changes it before then.
+ * @param {string} json
  * @returns {{ until: number | null, task: Task }}
  */
-function taskOfRecord(record, knownId) {
-  let at = 0;
-  let end = record.indexOf('\0');
-  const until = end === at ? null : Number(record.slice(at, end));
-  at = end + 1;
-  end = record.indexOf('\0', at);
-  const ttl = end === at ? null : Number(record.slice(at, end));
-  at = end + 1;
-  end = record.indexOf('\0', at);
-  const pollInterval = end === at ? undefined : Number(record.slice(at, end));
-  at = end + 1;
-  end = record.indexOf('\0', at);
-  const status = /** @type {Task['status']} */ (record.slice(at, end));
-  at = end + 1;
-  end = record.indexOf('\0', at);
-  const createdAt = record.slice(at, end);
-  at = end + 1;
-  end = record.indexOf('\0', at);
-  const lastUpdatedAt = record.slice(at, end);
-  at = end + 1;
-  end = record.indexOf('\0', at);
-  const idEnd = end + 1 + Number(record.slice(at, end));
-  const taskId = knownId ?? record.slice(end + 1, idEnd);
-  // Members in the engine's wire order, each shape one literal (all members in the object).
+function entryOfTask(json) {
   /** @type {Task} */
-  let task;
-  if (idEnd < record.length) {
-    const statusMessage = record.slice(idEnd + 1);
-    task =
-      pollInterval === undefined
-        ? { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl }
-        : { taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval };
-  } else {
-    task = pollInterval === undefined ? { taskId, status, createdAt, lastUpdatedAt, ttl } : { taskId, status, createdAt, lastUpdatedAt, ttl, pollInterval };
-  }
-  return { until, task };
+  const task = JSON.parse(json);
+  return { until: task.ttl === null ? null : Date.parse(task.createdAt) + task.ttl, task };
 }
 
 
@@ -642,14 +608,13 @@ class WasmTaskStore {
   }
 
   /**
-   * The task of an engine task record (see taskOfRecord), kept in the read cache when it is on.
+   * The task of the engine's task JSON (see entryOfTask), kept in the read cache when it is on.
    * @param {string} context
-   * @param {string} record
-   * @param {string} [knownId] the task's ID, when the caller gave it
+   * @param {string} json
    * @returns {Task}
    */
-  #remember(context, record, knownId) {
-    return this.#keep(context, taskOfRecord(record, knownId));
+  #remember(context, json) {
+    return this.#keep(context, entryOfTask(json));
   }
 
   /**
@@ -838,23 +803,23 @@ class WasmTaskStore {
     if (this.#loop === null) {
       const engine = this.#engine;
       if (engine !== null) {
-        let record;
+        let json;
         try {
           // The engine keeps the task's own poll interval (undefined: the store's pollIntervalMs).
-          record = engine.createTaskEntry(context, method, ttl, pollInterval);
+          json = engine.createTask(context, method, ttl, undefined, pollInterval);
         } catch (err) {
           this.#settle(engine, false);
           throw fromEngine(err);
         }
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
-        const entry = taskOfRecord(record);
+        const entry = entryOfTask(json);
         // No deadline, or one no earlier than the armed timer's, leaves the next deadline as it is.
         const armedAt = this.#timer === null ? null : this.#timerAt;
         this.#settle(engine, entry.until !== null && (armedAt === null || armedAt < 0 || entry.until < armedAt));
         return this.#keep(context, entry);
       }
       return this.#run((e) => {
-        const text = engineCall(() => e.createTaskEntry(context, method, ttl, pollInterval));
+        const text = engineCall(() => e.createTask(context, method, ttl, undefined, pollInterval));
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
         return this.#remember(context, text);
       }, true);
@@ -880,8 +845,8 @@ class WasmTaskStore {
       const engine = this.#engine;
       if (engine !== null) {
         try {
-          const text = engine.taskEntry(taskId, context);
-          return text === null ? null : this.#remember(context, text, taskId);
+          const text = engine.getTask(taskId, context);
+          return text === null ? null : this.#remember(context, text);
         } finally {
           this.#settle(engine, false);
         }

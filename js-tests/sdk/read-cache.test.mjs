@@ -160,44 +160,9 @@ describe('read cache', () => {
     assert.throws(() => new WasmTaskStore({ readCacheSize: /** @type {any} */ ('big') }), TypeError);
   });
 
-  /** A task record (TextTaskEngine.taskEntry) taken apart by the spec of its format, independently of sdk.js. */
-  function decodeRecord(record) {
-    const parts = record.split('\0');
-    const [until, ttl, pollInterval, status, createdAt, lastUpdatedAt, idLength] = parts;
-    const rest = parts.slice(7).join('\0');
-    const taskId = rest.slice(0, Number(idLength));
-    const task = { taskId, status, createdAt, lastUpdatedAt, ttl: ttl === '' ? null : Number(ttl) };
-    if (pollInterval !== '') task.pollInterval = Number(pollInterval);
-    if (rest.length > taskId.length) task.statusMessage = rest.slice(taskId.length + 1);
-    return { validUntil: until === '' ? null : Number(until), task };
-  }
-
-  test('the engine gives each answer’s validity: the expiry deadline, null without one, now in storage mode', () => {
-    const now = T0 + 5;
-    const engine = new TextTaskEngine({ now: () => now, ttl: { allowUnlimited: true }, contextBinding: true });
-    const created = decodeRecord(engine.createTaskEntry('c', 'tools/call', 2000, undefined));
-    assert.equal(created.validUntil, now + 2000);
-    assert.equal(created.task.ttl, 2000);
-    assert.deepEqual(created.task, JSON.parse(engine.getTask(created.task.taskId, 'c')));
-    assert.deepEqual(decodeRecord(engine.taskEntry(created.task.taskId, 'c')), created);
-    assert.equal(engine.taskEntry(created.task.taskId, 'other'), null);
-    const forever = decodeRecord(engine.createTaskEntry('c', 'tools/call', null, undefined));
-    assert.equal(forever.validUntil, null);
-    assert.equal(forever.task.ttl, null);
-    const gone = decodeRecord(engine.createTaskEntry('c', 'tools/call', 0, undefined));
-    assert.equal(gone.validUntil, now, 'ttl 0: never reused');
-    engine.free();
-
-    const stored = new TextTaskEngine({ now: () => now, contextBinding: true, storage: { instanceId: 'i1' } });
-    const entry = decodeRecord(stored.createTaskEntry('c', 'tools/call', 60_000, undefined));
-    assert.equal(entry.validUntil, now, 'storage mode: other instances write, nothing is reused');
-    assert.equal(decodeRecord(stored.taskEntry(entry.task.taskId, 'c')).validUntil, now);
-    stored.free();
-  });
-
-  test('records decode to the engine’s wire Task whatever the status message holds (NUL, emoji, empty)', async () => {
+  test('cached tasks equal the engine’s task whatever the status message holds (NUL, emoji, empty)', async () => {
     const { store, create } = setup({ allowUnlimitedTtl: true });
-    const view = store.allSessions(); // JSON from the engine: no record, no cache
+    const view = store.allSessions(); // the engine's task, no cache
     for (const message of ['plain', 'a\0b\0', '🙂 ünï\u2028', '\0', '']) {
       for (const params of [{ ttl: 60_000 }, { ttl: null }, { ttl: 5000, pollInterval: 250 }]) {
         const t = await create(params);
@@ -207,7 +172,7 @@ describe('read cache', () => {
         assert.deepEqual(read, await view.getTask(t.taskId));
         assert.equal(read.statusMessage, message === '' ? undefined : message);
         await store.storeTaskResult(t.taskId, 'failed', { content: [], isError: true }, 'A');
-        assert.deepEqual(await store.getTask(t.taskId, 'A'), await view.getTask(t.taskId), 'the record storeTaskResult answered');
+        assert.deepEqual(await store.getTask(t.taskId, 'A'), await view.getTask(t.taskId), 'after storeTaskResult');
         assert.deepEqual(await store.getTask(t.taskId, 'A'), await view.getTask(t.taskId), 'the cached task');
       }
     }
