@@ -33,11 +33,11 @@ const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, versi
 /** The per-request protocol version (2026-07-28) this object speaks, and the handshake one. */
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
-/** Handshake versions a 2025-era client may ask for; any other gets ours (its to judge). */
+/** Handshake versions a 2025-era client may ask for; any other gets ours (the client's to judge). */
 const LEGACY_VERSIONS = [LEGACY, '2025-06-18', '2025-03-26', '2024-11-05'];
 const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
-const TASK_SUPPORT = new Set(['required', 'optional', 'perCall', 'forbidden']);
+const METHOD_NOT_FOUND = -32601;
 const INTERNAL_ERROR = -32603;
 const MISSING_CAPABILITY = -32021;
 /** Errors a Streamable HTTP server answers with 400 Bad Request (streamable-http.mdx). */
@@ -158,9 +158,10 @@ export class TaskEngineObject extends DurableObject {
   }
 
   /**
-   * The tools this server lists and runs as tasks: name -> `{ taskSupport, inputSchema?,
-   * description?, title?, outputSchema?, annotations? }`. Registered with the engine at start,
-   * beside `engineOptions().tools` (listed by name alone); naming a tool in both throws.
+   * The tools this server lists: name -> `{ taskSupport?, inputSchema?, description?, title?,
+   * outputSchema?, annotations? }`. Their task policies are registered with the engine at start
+   * (no `taskSupport`: never a task; its calls go to `forward()`), beside `engineOptions().tools`
+   * (listed by name alone); naming a tool in both throws.
    */
   tools() {
     return {};
@@ -201,7 +202,7 @@ export class TaskEngineObject extends DurableObject {
   async forward(message, _context) {
     const m = JSON.parse(message);
     if (m.id === undefined) return null;
-    return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+    return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${m.method}` } });
   }
 
   /** The engine context of a request: the routing key (one object per session or tenant). */
@@ -237,9 +238,12 @@ export class TaskEngineObject extends DurableObject {
     if (tools === null || typeof tools !== 'object') throw new TypeError('tools() must return an object: tool name -> { taskSupport, inputSchema, ... }');
     for (const [name, { taskSupport, ...definition }] of Object.entries(tools)) {
       if (this.#tools.has(name)) throw new TypeError(`tools(): "${name}" is also in engineOptions().tools (name each tool once)`);
-      if (!TASK_SUPPORT.has(taskSupport)) throw new TypeError(`tools()["${name}"].taskSupport must be "required", "optional", "perCall" or "forbidden", got ${JSON.stringify(taskSupport)}`);
-      this.#engine.registerTool(name, taskSupport);
-      this.#tools.set(name, { policy: taskSupport, definition });
+      try {
+        this.#engine.registerTool(name, taskSupport ?? null);
+      } catch (err) {
+        throw new TypeError(`tools()["${name}"]: ${err.message}`);
+      }
+      this.#tools.set(name, { policy: taskSupport ?? null, definition });
     }
   }
 
@@ -487,7 +491,7 @@ export class TaskEngineObject extends DurableObject {
    */
   #listed(name, { policy, definition }, modern) {
     const tool = { name, inputSchema: { type: 'object' }, ...definition };
-    if (modern || policy === 'forbidden') return tool;
+    if (modern || policy === null || policy === 'forbidden') return tool;
     return { ...tool, execution: { ...definition.execution, taskSupport: policy === 'perCall' ? 'optional' : policy } };
   }
 
@@ -530,8 +534,7 @@ export class TaskEngineObject extends DurableObject {
     if (stream === null) {
       const reply = await replied;
       if (reply === null) return new Response(null, { status: 202 });
-      const status = BAD_REQUEST.has(JSON.parse(reply).error?.code) ? 400 : 200;
-      return new Response(reply, { status, headers: { 'content-type': 'application/json' } });
+      return new Response(reply, { status: httpStatus(body, reply), headers: { 'content-type': 'application/json' } });
     }
     replied.then(
       (reply) => stream.end(reply),
@@ -539,6 +542,17 @@ export class TaskEngineObject extends DurableObject {
     );
     return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
   }
+}
+
+/**
+ * The HTTP status of a reply (streamable-http.mdx): 400 for a header mismatch or an unsupported
+ * version; 404 for a method not found in 2026-07-28, which a client reads as "modern server".
+ */
+function httpStatus(body, reply) {
+  const code = JSON.parse(reply).error?.code;
+  if (BAD_REQUEST.has(code)) return 400;
+  if (code === METHOD_NOT_FOUND && typeof requestOf(body)?.params?._meta?.[VERSION_META] === 'string') return 404;
+  return 200;
 }
 
 /** An SSE response body: `write(text)` sends one message; `end(text)` sends the last (if any) and closes. */

@@ -4,8 +4,10 @@
 // TaskClient (2026-07-28 through server/discover, and 2025-11-25 through initialize), the SDK
 // 1.x Client (2025-11-25) — and each creates a task, sees the status message its work set,
 // answers its input request and gets the result. The handshake answers are checked against
-// the official schemas of both dialects.
+// the official schemas of both dialects, and a TypeScript Worker (fixtures/do-consumer.ts)
+// type-checks against durable-object.d.ts.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +17,7 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { assertValid, assertValidIn } from '../helpers/schema.mjs';
+import { JS_TESTS_DIR } from '../helpers/package.mjs';
 import { startWorker } from './fixtures/do-miniflare.mjs';
 
 const WORKER = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'do-server-worker.mjs'), 'utf8');
@@ -184,4 +187,14 @@ test('SDK 1.x Client (2025-11-25): status message, elicitation on the tasks/resu
   } finally {
     await client.close();
   }
+});
+
+test('durable-object.d.ts: a TypeScript Worker with typed env, ctx and TaskContext type-checks (tsc, strict)', { timeout: 60_000 }, async () => {
+  const dir = worker.pkg.dir;
+  fs.copyFileSync(path.join(import.meta.dirname, 'fixtures', 'do-consumer.ts'), path.join(dir, 'do-consumer.ts'));
+  const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', exactOptionalPropertyTypes: true, noImplicitOverride: true };
+  fs.writeFileSync(path.join(dir, 'tsconfig.do.json'), JSON.stringify({ compilerOptions, files: ['do-consumer.ts'] }));
+  const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
+  const outcome = await new Promise((resolve) => execFile(process.execPath, [tsc, '-p', 'tsconfig.do.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8' }, (err, stdout) => resolve({ err, stdout })));
+  assert.equal(outcome.err, null, `tsc failed:\n${outcome.stdout}`);
 });
