@@ -198,3 +198,93 @@ test('durable-object.d.ts: a TypeScript Worker with typed env, ctx and TaskConte
   const outcome = await new Promise((resolve) => execFile(process.execPath, [tsc, '-p', 'tsconfig.do.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8' }, (err, stdout) => resolve({ err, stdout })));
   assert.equal(outcome.err, null, `tsc failed:\n${outcome.stdout}`);
 });
+
+const CHECKS = `
+import { TaskEngineObject, routeToTaskObject } from 'mcp-task-core/durable-object';
+
+export class Work extends TaskEngineObject {
+  #seen = [];
+  tools() {
+    return { fails: { taskSupport: 'required' }, waits: { taskSupport: 'required' } };
+  }
+  async execute(task, work) {
+    if (work.request.params.name === 'fails') throw Object.assign(new Error('backend down'), { code: -32050, data: { retry: true } });
+    try {
+      await work.elicit({ mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: {} } });
+    } catch (err) {
+      this.#seen.push({ aborted: work.signal.aborted, name: err.name });
+      throw err;
+    }
+  }
+  async fetch(request) {
+    return new URL(request.url).pathname === '/seen' ? Response.json(this.#seen) : super.fetch(request);
+  }
+}
+export class BadPolicy extends TaskEngineObject {
+  tools() { return { x: { taskSupport: 'sometimes' } }; }
+}
+export class Twice extends TaskEngineObject {
+  engineOptions() { return { tools: { x: 'required' } }; }
+  tools() { return { x: { taskSupport: 'optional' } }; }
+}
+export default {
+  async fetch(request, env) {
+    try {
+      return await routeToTaskObject(request, env[request.headers.get('x-binding')]);
+    } catch (err) {
+      return new Response(String(err && err.message), { status: 500 });
+    }
+  },
+};
+`;
+
+test("the work's throw fails its task with its JSON-RPC error; a cancel aborts its signal and its input request; bad tools() refused at start", { timeout: 30_000 }, async () => {
+  const checks = await startWorker({ prefix: 'mcp-task-core-do-checks-', source: CHECKS, bindings: { WORK: 'Work', BAD: 'BadPolicy', TWICE: 'Twice' } });
+  try {
+    const meta = { ...MODERN_META, 'io.modelcontextprotocol/clientCapabilities': { ...CAPABILITIES, extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    const call = async (binding, method, params) => {
+      const res = await fetch(new URL('/mcp', checks.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-binding': binding, 'mcp-name': params.taskId ?? params.name },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const rpc = async (method, params) => JSON.parse((await call('WORK', method, params)).text);
+    const until = async (what, check) => {
+      for (const end = Date.now() + 5000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) if (await check()) return;
+      assert.fail(`timed out waiting for ${what}`);
+    };
+
+    const failing = (await rpc('tools/call', { name: 'fails', arguments: {} })).result.taskId;
+    let got;
+    await until('the failed task', async () => (got = (await rpc('tasks/get', { taskId: failing })).result).status === 'failed');
+    assertValidIn('extension', 'FailedTask', got, 'tasks/get of the failed task');
+    assert.deepEqual(got.error, { code: -32050, message: 'backend down', data: { retry: true } });
+
+    const waiting = (await rpc('tools/call', { name: 'waits', arguments: {} })).result.taskId;
+    await until('input_required', async () => (await rpc('tasks/get', { taskId: waiting })).result.status === 'input_required');
+    await rpc('tasks/cancel', { taskId: waiting });
+    const seen = async () => (await fetch(new URL('/seen', checks.url), { headers: { 'x-binding': 'WORK' } })).json();
+    await until("the work's rejection", async () => (await seen()).length === 1);
+    assert.deepEqual(await seen(), [{ aborted: true, name: 'AbortError' }]);
+    assert.equal((await rpc('tasks/get', { taskId: waiting })).result.status, 'cancelled');
+
+    // A client that did not declare elicitation: the work's request is refused with -32021 (nothing sent).
+    meta['io.modelcontextprotocol/clientCapabilities'] = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const undeclared = (await rpc('tools/call', { name: 'waits', arguments: {} })).result.taskId;
+    await until('the refused input request', async () => (got = (await rpc('tasks/get', { taskId: undeclared })).result).status === 'failed');
+    assert.equal(got.error.code, -32021);
+    assert.deepEqual(got.error.data.requiredCapabilities, { elicitation: { form: {} } });
+    assert.deepEqual((await seen())[1], { aborted: false, name: 'McpError' });
+
+    const bad = await call('BAD', 'tools/list', {});
+    assert.equal(bad.status, 500);
+    assert.match(bad.text, /tools\(\)\["x"\]: .*taskSupport/);
+    const twice = await call('TWICE', 'tools/list', {});
+    assert.equal(twice.status, 500);
+    assert.match(twice.text, /tools\(\): "x" is also in engineOptions\(\)\.tools/);
+  } finally {
+    await checks.dispose();
+  }
+});
