@@ -1,11 +1,11 @@
 // The Durable Object as a whole MCP server, in workerd through Miniflare: the Worker
-// (fixtures/do-server-worker.mjs) has no handshake code, only a tool and its work. Official
+// (examples/durable-object/worker.mjs) has no handshake code, only a tool and its work. Official
 // clients connect over Streamable HTTP — the SDK 2.x Client with ext-tasks (2026-07-28), our
 // TaskClient (2026-07-28 through server/discover, and 2025-11-25 through initialize), the SDK
 // 1.x Client (2025-11-25) — and each creates a task, sees the status message its work set,
 // answers its input request and gets the result. The handshake answers are checked against
-// the official schemas of both dialects, and a TypeScript Worker (fixtures/do-consumer.ts)
-// type-checks against durable-object.d.ts.
+// the official schemas of both dialects; the npm README's Worker (TypeScript) and
+// fixtures/do-consumer.ts type-check against durable-object.d.ts.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -17,10 +17,10 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { assertValid, assertValidIn } from '../helpers/schema.mjs';
-import { JS_TESTS_DIR } from '../helpers/package.mjs';
+import { JS_TESTS_DIR, REPO_ROOT } from '../helpers/package.mjs';
 import { startWorker } from './fixtures/do-miniflare.mjs';
 
-const WORKER = fs.readFileSync(path.join(import.meta.dirname, 'fixtures', 'do-server-worker.mjs'), 'utf8');
+const WORKER = fs.readFileSync(path.join(REPO_ROOT, 'examples', 'durable-object', 'worker.mjs'), 'utf8');
 const CLIENT_INFO = { name: 'do-server-test', version: '1.0.0' };
 const CAPABILITIES = { elicitation: { form: {} } };
 const MODERN_META = {
@@ -189,11 +189,21 @@ test('SDK 1.x Client (2025-11-25): status message, elicitation on the tasks/resu
   }
 });
 
-test('durable-object.d.ts: a TypeScript Worker with typed env, ctx and TaskContext type-checks (tsc, strict)', { timeout: 60_000 }, async () => {
+/** The ```ts block of the npm README's Durable Object section, as written. */
+function readmeWorker() {
+  const readme = fs.readFileSync(path.join(worker.pkg.installed, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Cloudflare Durable Objects'));
+  const start = section.indexOf('```ts\n');
+  assert.ok(start > 0, "the README's Durable Object section has a ```ts example");
+  return section.slice(start + 6, section.indexOf('\n```\n', start) + 1);
+}
+
+test("durable-object.d.ts: the README's Worker and one with typed env, ctx and TaskContext type-check (tsc, strict)", { timeout: 60_000 }, async () => {
   const dir = worker.pkg.dir;
   fs.copyFileSync(path.join(import.meta.dirname, 'fixtures', 'do-consumer.ts'), path.join(dir, 'do-consumer.ts'));
+  fs.writeFileSync(path.join(dir, 'do-readme.ts'), readmeWorker());
   const compilerOptions = { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', exactOptionalPropertyTypes: true, noImplicitOverride: true };
-  fs.writeFileSync(path.join(dir, 'tsconfig.do.json'), JSON.stringify({ compilerOptions, files: ['do-consumer.ts'] }));
+  fs.writeFileSync(path.join(dir, 'tsconfig.do.json'), JSON.stringify({ compilerOptions, files: ['do-consumer.ts', 'do-readme.ts'] }));
   const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
   const outcome = await new Promise((resolve) => execFile(process.execPath, [tsc, '-p', 'tsconfig.do.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8' }, (err, stdout) => resolve({ err, stdout })));
   assert.equal(outcome.err, null, `tsc failed:\n${outcome.stdout}`);
