@@ -174,7 +174,8 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
   /**
    * POST one JSON-RPC message; the reply as JSON, or 202 without a body. A waiting
    * `tasks/result` that carries input requests answers as an event stream (when accepted).
-   * Errors -32020 and -32022 answer 400; other methods than POST 405.
+   * A 2026-07-28 request whose `MCP-Protocol-Version` or `Mcp-Method` header disagrees with its
+   * body gets -32020; -32020 and -32022 answer 400, a 2026-07-28 -32601 404; other methods than POST 405.
    */
   fetch(request: Request): Promise<Response>;
 }

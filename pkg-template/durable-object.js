@@ -41,7 +41,8 @@ const METHOD_NOT_FOUND = -32601;
 const INTERNAL_ERROR = -32603;
 const MISSING_CAPABILITY = -32021;
 /** Errors a Streamable HTTP server answers with 400 Bad Request (streamable-http.mdx). */
-const BAD_REQUEST = new Set([-32020, -32022]);
+const HEADER_MISMATCH = -32020;
+const BAD_REQUEST = new Set([HEADER_MISMATCH, -32022]);
 
 /**
  * Sends `request` to the object of its session or tenant: `keyOf(request)` names it (default:
@@ -517,6 +518,8 @@ export class TaskEngineObject extends DurableObject {
   async fetch(request) {
     if (request.method !== 'POST') return new Response('POST a JSON-RPC message\n', { status: 405, headers: { allow: 'POST' } });
     const body = await request.text();
+    const mismatch = headerMismatch(request.headers, requestOf(body));
+    if (mismatch !== null) return new Response(mismatch, { status: 400, headers: { 'content-type': 'application/json' } });
     const mcpName = request.headers.get('mcp-name') ?? undefined;
     const streams = (request.headers.get('accept') ?? '').includes('text/event-stream');
     let stream = null;
@@ -542,6 +545,27 @@ export class TaskEngineObject extends DurableObject {
     );
     return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
   }
+}
+
+/**
+ * A 2026-07-28 request whose `MCP-Protocol-Version` or `Mcp-Method` header disagrees with its
+ * body: the -32020 error response text (streamable-http.mdx, "Server Validation"), else null.
+ * (`Mcp-Name` of `tasks/*` is the engine's check.)
+ */
+function headerMismatch(headers, request) {
+  const version = request?.params?._meta?.[VERSION_META];
+  if (typeof version !== 'string') return null;
+  for (const [header, body] of [
+    ['mcp-protocol-version', version],
+    ['mcp-method', request.method],
+  ]) {
+    const value = headers.get(header);
+    if (value !== null && value !== body) {
+      const message = `Header mismatch: ${header} ${JSON.stringify(value)} does not match the body's ${JSON.stringify(body)}`;
+      return JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: HEADER_MISMATCH, message } });
+    }
+  }
+  return null;
 }
 
 /**

@@ -84,6 +84,12 @@ test('the handshake of both dialects, from the registered tools, valid against t
   assert.equal(future.status, 400);
   assertValidIn('2026-07-28', 'UnsupportedProtocolVersionError', future.body, 'an unsupported version');
   assert.deepEqual(future.body.error.data.requested, '2099-01-01');
+  // Headers that disagree with the body (streamable-http.mdx, "Server Validation").
+  for (const headers of [{ 'mcp-method': 'tools/list' }, { 'mcp-protocol-version': '2025-11-25' }]) {
+    const mismatch = await post({ jsonrpc: '2.0', id: 9, method: 'ping', params: { _meta: MODERN_META } }, headers);
+    assert.equal(mismatch.status, 400, JSON.stringify(headers));
+    assertValidIn('2026-07-28', 'HeaderMismatchError', mismatch.body, `a mismatch of ${JSON.stringify(headers)}`);
+  }
   // Anything else still goes to forward() (default -32601).
   assert.equal((await post({ jsonrpc: '2.0', id: 8, method: 'resources/list', params: {} })).body.error.code, -32601);
 });
