@@ -133,7 +133,7 @@ export class TaskEngineObject extends DurableObject {
   /**
    * Requests whose reply comes later (a waiting tasks/result), by the id the engine knows them
    * by: one minted here per request, never the client's own, which clients of one object may
-   * share. -> { context, resolve }
+   * share. -> { context, resolve, onMessage? }
    */
   #waiting = new Map();
   /** Work running here, by task ID -> { controller, inputs: raw request id -> { resolve, reject } }. */
@@ -148,7 +148,7 @@ export class TaskEngineObject extends DurableObject {
 
   // ---- Hooks for subclasses -----------------------------------------------------------------
 
-  /** TaskEngine options (tools, ttl, limits, ...); `store` is set here. */
+  /** TaskEngine options (tools, ttl, limits, ...); `storage` is set here. */
   engineOptions() {
     return {};
   }
@@ -224,7 +224,7 @@ export class TaskEngineObject extends DurableObject {
     return this.#settle();
   }
 
-  /** engineOptions(), checked: the engine checks every key but `store`, which is set here. */
+  /** engineOptions(), checked: the engine checks every key but `storage`, which is set here. */
   #options() {
     const options = this.engineOptions();
     if (options === null || typeof options !== 'object') throw new TypeError('engineOptions() must return an object (TaskEngine options)');
@@ -268,7 +268,8 @@ export class TaskEngineObject extends DurableObject {
       else later.push(o);
     }
     for (const o of later) {
-      if (o.kind === 'execute') this.ctx.waitUntil(this.#run(o));
+      // The work starts once this settle is done (its own calls settle again).
+      if (o.kind === 'execute') this.ctx.waitUntil(Promise.resolve().then(() => this.#run(o)));
       else if (o.kind === 'cancelled' || o.kind === 'expired') {
         this.#stop(o.taskId, o.kind);
         if (o.kind === 'cancelled') this.cancelled(o.taskId);
