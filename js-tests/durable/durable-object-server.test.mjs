@@ -5,7 +5,9 @@
 // 1.x Client (2025-11-25) — and each creates a task, sees the status message its work set,
 // answers its input request and gets the result. The handshake answers are checked against
 // the official schemas of both dialects; the npm README's Worker (TypeScript) and
-// fixtures/do-consumer.ts type-check against durable-object.d.ts.
+// fixtures/do-consumer.ts type-check against durable-object.d.ts; the repository README's
+// snippet runs as a Worker. Each test fails on the object that only moved records (the
+// handshake then got -32601).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -213,6 +215,34 @@ test("durable-object.d.ts: the README's Worker and one with typed env, ctx and T
   const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
   const outcome = await new Promise((resolve) => execFile(process.execPath, [tsc, '-p', 'tsconfig.do.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8' }, (err, stdout) => resolve({ err, stdout })));
   assert.equal(outcome.err, null, `tsc failed:\n${outcome.stdout}`);
+});
+
+test("the repository README's Durable Object snippet runs as written: TaskClient answers its task's input and gets the result", { timeout: 30_000 }, async () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('Cloudflare Durable Objects (one object per session or tenant'));
+  const start = section.indexOf('```js\n') + 6;
+  const snippet = await startWorker({ pkg: worker.pkg, source: section.slice(start, section.indexOf('\n```\n', start) + 1), bindings: { DRAFTS: 'Drafts' } });
+  try {
+    const client = new mod.TaskClient(new Transport2(new URL('/mcp', snippet.url)), { capabilities: CAPABILITIES, requestor: { pollFloorMs: 10 } });
+    assert.equal(await client.connect(), '2026-07-28');
+    try {
+      const asked = [];
+      const { result, status } = await client.callTool('draft', { topic: 'dunes' }, {
+        task: true,
+        onInputRequest: (request) => {
+          asked.push(request.params.message);
+          return { action: 'accept', content: { tone: 'dry' } };
+        },
+      });
+      assert.deepEqual(asked, ['Which tone?']);
+      assert.equal(status, 'completed');
+      assert.equal(textOf(result), 'A dry note on dunes');
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await snippet.dispose();
+  }
 });
 
 const CHECKS = `
