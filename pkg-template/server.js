@@ -302,7 +302,7 @@ class TasksExtension {
     this._clock = typeof engineOptions.now === 'function' ? engineOptions.now : null;
     this._servers = new WeakMap();
     this._tasks = new Map(); // taskId -> { controller, inputs: Map<rawId, {resolve, reject}>, principal }
-    this._launches = new Map(); // taskId -> () => void, started on the engine's `execute`
+    this._launches = new Map(); // raw id of our tools/call -> (taskId) => void, started on the engine's `execute`
     // Open streams by the id the engine knows them by (raw JSON): an id minted here, random, never
     // the client's own (clients number their requests alike), each with the principal it serves.
     this._streams = new Map(); // streamId -> { context, deliver: (messageText | null) => void }
@@ -499,32 +499,49 @@ class TasksExtension {
 
     const principal = this._principal(ctx.http?.authInfo);
     const quotaKey = this._quotaKeyOf(ctx, principal);
-    const text = this._requestText('tools/call', request.params, ctx);
+    const id = mintedId('server');
+    const text = this._requestText('tools/call', request.params, ctx, id);
     const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
     // 2025-11-25: the session's initialize capabilities govern what the task may ask for.
     if (!state.modern) inbound.clientCapabilities = server.server.getClientCapabilities?.();
-    const created = await this._op({ write: true }, (engine) => {
-      const reply = engine.handle(text, principal, inbound);
-      if (reply === null) return null; // the engine's `forward`: not a task
+    const reply = await this._launching(id, tool, args, principal, ctx, (engine) => engine.handle(text, principal, inbound));
+    if (reply !== null) {
+      // Not null: a task (CreateTaskResult) or the engine's refusal; null: the engine's
+      // `forward`, not a task.
       const parsed = JSON.parse(reply);
       if (parsed.error !== undefined) throw new TaskProtocolError(parsed.error.code, parsed.error.message, parsed.error.data);
-      return this._launch(tool, args, parsed.result, principal, ctx);
-    });
-    if (created !== null) return created;
+      return parsed.result;
+    }
     if (tool.policy === 'perCall' && (await tool.runAsTask(args, ctx))) {
-      const started = await this._op({ write: true }, (engine) => {
-        let response;
+      const started = await this._launching(id, tool, args, principal, ctx, (engine) => {
         try {
-          response = engine.startTask(text, principal, { quotaKey });
+          return engine.startTask(text, principal, { quotaKey });
         } catch (err) {
           if (err?.code !== 'invalid_argument') throw err;
           return null;
         }
-        return this._launch(tool, args, JSON.parse(response).result, principal, ctx);
       });
-      if (started !== null) return started;
+      if (started !== null) return JSON.parse(started).result;
     }
     return wrapped(request, ctx);
+  }
+
+  /**
+   * `create(engine)`, which may create a task for our request `id` (the engine's reply text, or
+   * null): the tool's work starts on the task's `execute`. With storage the engine queues its
+   * reply behind the writes (a `send` in reply to `id`): it is caught here, once written.
+   */
+  async _launching(id, tool, args, principal, ctx, create) {
+    const rawId = JSON.stringify(id);
+    let queued = null;
+    this._launches.set(rawId, this._launcher(tool, args, principal, ctx));
+    if (this._loop !== null) this._streams.set(rawId, { context: principal, deliver: (message) => (queued = message ?? queued) });
+    try {
+      return (await this._op({ write: true }, create)) ?? queued;
+    } finally {
+      this._launches.delete(rawId);
+      this._streams.delete(rawId);
+    }
   }
 
   async _plainCall(state, wrapped, request, ctx) {
@@ -549,18 +566,16 @@ class TasksExtension {
   }
 
   /**
-   * The engine created a task (CreateTaskResult `created`): start the tool's work on `execute`.
-   * Called inside the operation that created it, so the launch is there when `execute` comes.
+   * What starts the tool's work on the `execute` of a task the call creates (see _launching).
    */
-  _launch(tool, args, created, principal, ctx) {
-    const taskId = created.taskId ?? created.task?.taskId;
-    const entry = this._track(taskId, principal);
+  _launcher(tool, args, principal, ctx) {
     const authInfo = ctx.http?.authInfo;
     // The work outlives the request: keep what identifies it, not the request's live context
     // (which holds its per-request server).
     const { id, method, _meta, envelope } = ctx.mcpReq;
     const mcpReq = Object.freeze({ id, method, _meta, envelope });
-    this._launches.set(taskId, () => {
+    return (taskId) => {
+      const entry = this._track(taskId, principal);
       const task = new TaskContext(this, taskId, entry.controller.signal, mcpReq, authInfo);
       Promise.resolve()
         .then(() => tool.handler(args, task))
@@ -572,8 +587,7 @@ class TasksExtension {
             return this._finish(taskId, (engine) => engine.complete(taskId, JSON.stringify(toolErrorResult(err))));
           },
         );
-    });
-    return created;
+    };
   }
 
   async _taskMethod(server, state, method, params, ctx) {
@@ -833,7 +847,6 @@ class TasksExtension {
 
   _settle(taskId, entry, reason) {
     this._tasks.delete(taskId);
-    this._launches.delete(taskId);
     if (reason !== undefined) {
       entry.controller.abort(abortError(reason));
       for (const pending of entry.inputs.values()) pending.reject(abortError(reason));
@@ -883,9 +896,9 @@ class TasksExtension {
   _output(out) {
     switch (out.kind) {
       case 'execute': {
-        const launch = this._launches.get(out.taskId);
-        this._launches.delete(out.taskId);
-        launch?.();
+        // The launch waits under the id of the request that created the task.
+        const launch = this._launches.get(JSON.stringify(JSON.parse(out.request).id));
+        launch?.(out.taskId);
         break;
       }
       case 'cancelled':
