@@ -871,14 +871,14 @@ class TasksExtension {
     return this._loop.run(this.engine, plan, fn).finally(() => this._arm());
   }
 
-  /** `_op` whose errors go to `onerror` (those of a task that ended meanwhile to none). */
+  /** `_op` for its effect: errors go to `onerror` (those of a task that ended meanwhile to none). */
   _quietly(plan, fn) {
     const report = (err) => {
       if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
     };
     try {
       const done = this._op(plan, fn);
-      return this._loop === null ? done : done.then(noop, report);
+      return this._loop === null ? undefined : done.then(noop, report);
     } catch (err) {
       report(err);
       return undefined;
