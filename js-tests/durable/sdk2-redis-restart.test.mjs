@@ -5,6 +5,7 @@
 // error once their lease ran out (bound: leaseMs after the kill), not before.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import Redis from 'ioredis';
 import { SDK2_FIXTURE, rpc, startRedis, startServer, until } from './lib.mjs';
 
 const LEASE_MS = 2000;
@@ -85,5 +86,16 @@ test('SIGKILL with tasks working, completed and input_required: every acknowledg
   assert.ok(max <= LEASE_MS + 1000, `failed ${max} ms after the kill: later than leaseMs (${LEASE_MS}) + 1 s`);
   for (const id of completed) assert.equal(JSON.stringify(await get(second.url, id)), seen.get(id), `${id} still completed, unchanged`);
   assert.deepEqual(second.events.filter((e) => e.ev === 'error'), [], 'errors reported by the restarted server');
+  // A record damaged in Redis, of a task this instance holds: the engine fails the task and
+  // writes that over the damage; the operator gets the finding (stderr), the client -32603.
+  const admin = new Redis({ host: '127.0.0.1', port: redis.port });
+  await admin.hset(`mcp-task:t:${completed[0]}`, 'r', '{"not":"a task"');
+  const damaged = await get(second.url, completed[0]);
+  assert.equal(damaged.status, 'failed');
+  assert.equal(damaged.error.code, -32603);
+  assert.match(damaged.error.message, /stored state of this task was damaged/);
+  assert.equal(JSON.parse(await admin.hget(`mcp-task:t:${completed[0]}`, 'r')).status, 'failed', 'written over the damage');
+  admin.disconnect();
+  await until(() => second.stderr().includes(`the record under the key of task '${completed[0]}' cannot be used`), 'the finding on stderr', 2000);
   t.diagnostic(`killed with ${N} working, ${N} completed, ${N} input_required; all ${3 * N} back unchanged; ${2 * N} failed by lease ${min}..${max} ms after the kill (lease ${LEASE_MS} ms)`);
 });
