@@ -4,14 +4,13 @@
 // its whole script (input, cancel while waiting, errors, on 2026-07-28 and 2025-11-25), then
 // TaskClient runs a task with input to its result; every task they made is in Redis.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Redis from 'ioredis';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { JS_TESTS_DIR, REPO_ROOT } from '../helpers/package.mjs';
-import { installWithSdk2 } from '../sdk2/harness.mjs';
+import { installWithSdk2, listeningUrl, runNode } from '../sdk2/harness.mjs';
 import { startRedis } from './lib.mjs';
 
 let pkg;
@@ -27,17 +26,7 @@ before(async () => {
   }
   mod = await pkg.importEsm();
   server = run('server.mjs', { PORT: '0', STEP_MS: '30', TIME_SCALE: '0.2', REDIS_URL: `redis://127.0.0.1:${redis.port}` });
-  server.url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not listen:\n${server.out}`)), 20_000);
-    server.child.stdout.on('data', () => {
-      const m = /^listening on (http:\S+)$/m.exec(server.out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.exit.then(() => reject(new Error(`server exited:\n${server.out}`)));
-  });
+  server.url = await listeningUrl(server);
 });
 after(async () => {
   if (server) {
@@ -48,14 +37,7 @@ after(async () => {
   await redis?.stop();
 });
 
-function run(file, env) {
-  const child = spawn(process.execPath, [file], { cwd: pkg.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const state = { out: '' };
-  child.stdout.on('data', (d) => (state.out += d));
-  child.stderr.on('data', (d) => (state.out += d));
-  state.exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return Object.assign(state, { child });
-}
+const run = (file, env) => runNode(pkg.dir, file, env);
 
 /** The task IDs Redis holds. */
 async function storedTaskIds() {
