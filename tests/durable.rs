@@ -74,6 +74,18 @@ impl Node {
         Ok(rest)
     }
 
+    /// Runs the next heartbeat (due within one poll interval of T), which must conflict with a
+    /// change another instance wrote: restores the stored record and returns what followed.
+    fn next_heartbeat_conflicts(&mut self, clock: &ManualClock, storage: &mut MapStorage) -> Vec<Output> {
+        let heartbeat = self.engine.next_deadline().unwrap();
+        assert!(heartbeat <= T + 1_000, "renewed at least every poll interval");
+        clock.set(heartbeat);
+        self.engine.handle_timeout();
+        let (_, current) = self.drain(storage).expect_err("the renewal conflicts with the other instance's change");
+        self.engine.storage().restore(&current.unwrap()).unwrap();
+        self.drain(storage).unwrap()
+    }
+
     /// Loads the storage's copy of a task before acting on it (another instance may have changed it).
     fn load(&mut self, storage: &MapStorage, task_id: &str) {
         match storage.records.get(task_id) {
@@ -231,13 +243,7 @@ fn a_cancel_on_another_instance_reaches_the_running_work_within_a_poll_interval(
     let outs = b.drain(&mut storage).unwrap();
     assert_eq!(reply_of(&outs)["result"]["status"], "cancelled");
     // A's next heartbeat comes within one poll interval and finds the new version.
-    let heartbeat = a.engine.next_deadline().unwrap();
-    assert!(heartbeat <= T + 1_000, "renewed at least every poll interval");
-    clock.set(heartbeat);
-    a.engine.handle_timeout();
-    let (_, current) = a.drain(&mut storage).expect_err("the renewal conflicts with the cancel");
-    a.engine.storage().restore(&current.unwrap()).unwrap();
-    let outs = a.drain(&mut storage).unwrap();
+    let outs = a.next_heartbeat_conflicts(&clock, &mut storage);
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { task_id, .. }) if task_id == "t1")), "{outs:?}");
     assert_eq!(a.engine.sdk_store().get_task("t1", Some("s")).unwrap().status, TaskStatus::Cancelled);
 }
@@ -277,13 +283,7 @@ fn an_answer_on_another_instance_reaches_the_waiting_work_within_a_poll_interval
     b.drain(&mut storage).unwrap();
     assert_eq!(serde_json::from_str::<Value>(&storage.records["t1"].1).unwrap()["answers"][0]["id"], asked.as_str());
     // A's next heartbeat conflicts, restores the record and hands the answer to the work.
-    let heartbeat = a.engine.next_deadline().unwrap();
-    assert!(heartbeat <= T + 1_000, "renewed at least every poll interval");
-    clock.set(heartbeat);
-    a.engine.handle_timeout();
-    let (_, current) = a.drain(&mut storage).expect_err("the renewal conflicts with the answer");
-    a.engine.storage().restore(&current.unwrap()).unwrap();
-    let outs = a.drain(&mut storage).unwrap();
+    let outs = a.next_heartbeat_conflicts(&clock, &mut storage);
     let delivered: Vec<Value> = outs
         .iter()
         .filter_map(|o| match o {

@@ -60,6 +60,38 @@ function waitForLine(child, pattern, what, ms = 15_000) {
 }
 
 /**
+ * After an instance was killed at `killedAt`: waits until every task of `ids` is failed by its
+ * lease, as `read(id)` shows it (until then each keeps the status `wasStatus(id)`), and checks
+ * when: not before the lease could have run out (`leaseMs - pollMs`, the last renewal), at most
+ * 1 s after it. `check(task)` looks at each failed task too. Returns `{ min, max }` ms after the kill.
+ */
+export async function untilFailedByLease({ ids, read, wasStatus, killedAt, leaseMs, pollMs, check = () => {} }) {
+  const failedAfter = new Map();
+  await until(
+    async () => {
+      for (const id of ids) {
+        if (failedAfter.has(id)) continue;
+        const task = await read(id);
+        if (task.status === 'failed') {
+          failedAfter.set(id, Date.now() - killedAt);
+          assert.match(task.statusMessage, /lease ran out/, `${id}: ${task.statusMessage}`);
+          check(task);
+        } else assert.equal(task.status, wasStatus(id), `${id} before its lease ran out`);
+      }
+      return failedAfter.size === ids.length;
+    },
+    'the lease to fail the dead worker’s tasks',
+    leaseMs + 3000,
+    50,
+  );
+  const times = [...failedAfter.values()];
+  const [min, max] = [Math.min(...times), Math.max(...times)];
+  assert.ok(min >= leaseMs - pollMs - 50, `failed ${min} ms after the kill: before the lease could have run out`);
+  assert.ok(max <= leaseMs + 1000, `failed ${max} ms after the kill: later than leaseMs (${leaseMs}) + 1 s`);
+  return { min, max };
+}
+
+/**
  * redis-server on 127.0.0.1 with a free port, AOF on (appendfsync always), RDB off, data in a
  * fresh temp dir. `restart()` starts it again on the same port and dir (the AOF is replayed).
  */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import Redis from 'ioredis';
-import { SDK2_FIXTURE, rpc, startRedis, startServer, until } from './lib.mjs';
+import { SDK2_FIXTURE, rpc, startRedis, startServer, until, untilFailedByLease } from './lib.mjs';
 
 const LEASE_MS = 2000;
 const POLL_MS = 200;
@@ -62,28 +62,15 @@ test('SIGKILL with tasks working, completed and input_required: every acknowledg
   for (const id of waiting) assert.match(JSON.stringify((await get(second.url, id)).inputRequests), /Which colour\?/);
 
   // The dead work's tasks fail when their lease runs out: not before, and within the bound.
-  const failedAfter = new Map();
-  await until(
-    async () => {
-      for (const id of [...working, ...waiting]) {
-        if (failedAfter.has(id)) continue;
-        const task = await get(second.url, id);
-        if (task.status === 'failed') {
-          failedAfter.set(id, Date.now() - killedAt);
-          assert.match(task.statusMessage, /lease ran out/, `${id}: ${task.statusMessage}`);
-          assert.equal(task.error?.code, -32603, JSON.stringify(task));
-        } else assert.equal(task.status, JSON.parse(seen.get(id)).status);
-      }
-      return failedAfter.size === 2 * N;
-    },
-    'the lease to fail the dead work’s tasks',
-    LEASE_MS + 3000,
-    50,
-  );
-  const times = [...failedAfter.values()];
-  const [min, max] = [Math.min(...times), Math.max(...times)];
-  assert.ok(min >= LEASE_MS - POLL_MS - 50, `failed ${min} ms after the kill: before the lease could have run out`);
-  assert.ok(max <= LEASE_MS + 1000, `failed ${max} ms after the kill: later than leaseMs (${LEASE_MS}) + 1 s`);
+  const { min, max } = await untilFailedByLease({
+    ids: [...working, ...waiting],
+    read: (id) => get(second.url, id),
+    wasStatus: (id) => JSON.parse(seen.get(id)).status,
+    killedAt,
+    leaseMs: LEASE_MS,
+    pollMs: POLL_MS,
+    check: (task) => assert.equal(task.error?.code, -32603, JSON.stringify(task)),
+  });
   for (const id of completed) assert.equal(JSON.stringify(await get(second.url, id)), seen.get(id), `${id} still completed, unchanged`);
   assert.deepEqual(second.events.filter((e) => e.ev === 'error'), [], 'errors reported by the restarted server');
   // A record damaged in Redis, of a task this instance holds: the engine fails the task and
