@@ -88,6 +88,11 @@ export interface TasksExtensionOptions {
   /** With `storage`: how long running work's lease lasts without a renewal. Default 30 000 ms. */
   leaseMs?: number;
   /**
+   * With `storage`: 32 hex digits, the same on every instance, so a 2025-11-25 `tasks/list`
+   * cursor made by one instance pages on another. Keep it secret.
+   */
+  cursorKey?: string;
+  /**
    * With `storage`: a request that gets no answer from the storage within this time gets -32603
    * "Task storage unavailable: …". An outcome reported by work meanwhile is written once the
    * storage answers again. Default 5000.

@@ -96,10 +96,10 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'storageTimeoutMs', 'onDamaged'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
-const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'storageTimeoutMs', 'onDamaged'];
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
 
 /** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
 const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
@@ -136,6 +136,8 @@ function checkOptions(options) {
   if (options.storage === undefined || options.storage === null) {
     const ignored = STORAGE_ONLY_OPTIONS.find((key) => options[key] !== undefined);
     if (ignored !== undefined) throw new TypeError(`TasksExtension options.${ignored} is an option of the storage mode: it needs options.storage`);
+    // The engine's storage mode needs the loop that writes its records: given here, never alone.
+    if (options.engineOptions?.storage !== undefined) throw new TypeError('TasksExtension: give options.storage (the runtime sets the engine storage mode from it), not engineOptions.storage');
   } else if (options.engine !== undefined) {
     throw new TypeError('TasksExtension: give storage or engine, not both (the runtime creates the engine of its storage mode)');
   }
@@ -285,6 +287,7 @@ class TasksExtension {
       engineOptions.storage = { ...engineOptions.storage };
       if (options.instanceId !== undefined) engineOptions.storage.instanceId = String(options.instanceId);
       if (options.leaseMs !== undefined) engineOptions.storage.leaseMs = options.leaseMs;
+      if (options.cursorKey !== undefined) engineOptions.storage.cursorKey = String(options.cursorKey);
       this._loop = new StorageLoop(options.storage, {
         timeoutMs: options.storageTimeoutMs,
         onDamaged: options.onDamaged,
