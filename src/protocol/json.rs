@@ -280,7 +280,9 @@ pub(crate) fn string_text(literal: &str) -> Option<Cow<'_, str>> {
     let mut rest = inner;
     while let Some(at) = rest.find('\\') {
         out.push_str(&rest[..at]);
-        let escape = rest.as_bytes().get(at + 1).copied()?;
+        // The text may be unchecked (a message refused for its size is still peeked at): only
+        // an ASCII escape letter may be stepped over, never half of a multi-byte character.
+        let escape = rest.as_bytes().get(at + 1).copied().filter(u8::is_ascii)?;
         rest = &rest[at + 2..];
         out.push(match escape {
             b'"' => '"',
@@ -445,6 +447,9 @@ mod tests {
             assert_eq!(string_text(literal).map(Cow::into_owned), serde_json::from_str::<String>(literal).ok(), "{literal}");
         }
         assert!(matches!(string_text(r#""no escapes""#), Some(Cow::Borrowed("no escapes"))));
+        // Unchecked text: a backslash before a multi-byte character is no escape, and no panic.
+        assert_eq!(string_text("\"\\\u{7b6}20\""), None);
+        assert_eq!(string_text("\"\\"), None);
         assert_eq!(string_text("7"), None);
     }
 
