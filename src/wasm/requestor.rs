@@ -83,7 +83,7 @@ impl TextTaskRequestor {
 #[wasm_bindgen]
 impl TextTaskRequestor {
     /// `new TextTaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
-    /// resultTimeoutMs?, maxListPages?, requestIdPrefix?, dialect?, clientCapabilities?, clientInfo? })`.
+    /// resultTimeoutMs?, maxListPages?, requestIdPrefix?, dialect?, clientCapabilities?, clientInfo?, listen? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TextTaskRequestor, JsValue> {
         let mut config = RequestorConfig::default();
@@ -131,6 +131,10 @@ impl TextTaskRequestor {
             let caps = json_object(&options, "clientCapabilities", "an object of client capabilities such as { elicitation: {} }")?;
             config.client_capabilities = caps.unwrap_or_default();
             config.client_info = json_object(&options, "clientInfo", "an object such as { name: 'my-client', version: '1.0.0' }")?;
+            let listen = Reflect::get(&options, &"listen".into()).unwrap_or(JsValue::UNDEFINED);
+            if !listen.is_undefined() {
+                config.listen = listen.as_bool().ok_or_else(|| js_error("invalid_options", "options.listen must be a boolean"))?;
+            }
         }
         let clock = JsClock::new(now);
         clock.read()?;
