@@ -4,12 +4,16 @@
 // with subscriptions/listen, sees every statusMessage through onStatus and the outcome well
 // before the first poll, and closes the stream at the end; a notification lost in the transport
 // still ends the call by polling. 2025-11-25: the SDK 1.x server with WasmTaskStore pushes
-// notifications/tasks/status unasked; the same onStatus carries them.
+// notifications/tasks/status unasked; the same onStatus carries them. stdio: the runtime's listen
+// support on serveStdio's transport (withTaskListen(new StdioServerTransport())), closed by the
+// client's notifications/cancelled.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
+import fs from 'node:fs';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { McpServer as McpServer1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { installWithSdk2 } from '../sdk2/harness.mjs';
@@ -57,12 +61,16 @@ function modernServer(pollIntervalMs) {
   return { tasks, handler, marks };
 }
 
+/** A StreamableHTTPClientTransport into `handler` (no sockets), recorded (see `recorded`). */
+function transportTo(handler, drop) {
+  return recorded(new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }), drop);
+}
+
 /**
- * A StreamableHTTPClientTransport into `handler` (no sockets), wrapped so a test sees what is sent
- * (`sent`: { message, options }) and can drop what arrives (`drop(message)` true: never delivered).
+ * `inner` wrapped so a test sees what is sent (`sent`: { message, options }) and can drop what
+ * arrives (`drop(message)` true: never delivered, kept in `dropped`).
  */
-function transportTo(handler, drop = () => false) {
-  const inner = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) });
+function recorded(inner, drop = () => false) {
   const sent = [];
   const dropped = [];
   const wrapper = {
@@ -180,5 +188,57 @@ test('2025-11-25, SDK 1.x server with WasmTaskStore, pollInterval 5000: notifica
     await s.close();
     taskMessageQueue.cleanup();
     taskStore.cleanup();
+  }
+});
+
+/** A stdio server on the SDK 2.x entry, whose transport withTaskListen wraps (pollIntervalMs 5000). */
+const STDIO_SERVER = `
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { TasksExtension } from 'mcp-task-core/server';
+import * as z from 'zod';
+const tasks = new TasksExtension({ engineOptions: { pollIntervalMs: 5000 }, onerror: (err) => console.error('runtime error:', err) });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+serveStdio(() => {
+  const server = new McpServer({ name: 'stdio-push', version: '1.0.0' });
+  tasks.install(server);
+  tasks.registerTool(server, 'export', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
+    for (const step of ${JSON.stringify(STEPS)}) {
+      await sleep(${STEP_MS});
+      await task.setStatus(step);
+    }
+    await sleep(${STEP_MS});
+    return { content: [{ type: 'text', text: 'exported 4/4' }] };
+  });
+  server.registerTool('listening', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: String(tasks._streams.size) }] }));
+  return server;
+}, { transport: tasks.withTaskListen(new StdioServerTransport()), onerror: (err) => console.error('entry error:', err) });
+`;
+
+test('stdio: the runtime pushes notifications/tasks on serveStdio, and the client closes the subscription with notifications/cancelled', { timeout: 30_000 }, async () => {
+  fs.writeFileSync(path.join(pkg.dir, 'stdio-push-server.mjs'), STDIO_SERVER);
+  const inner = new StdioClientTransport({ command: process.execPath, args: ['stdio-push-server.mjs'], cwd: pkg.dir, stderr: 'pipe' });
+  let stderr = '';
+  inner.stderr?.on('data', (d) => (stderr += d));
+  const transport = recorded(inner);
+  const client = new mod.TaskClient(transport);
+  try {
+    assert.equal(await client.connect(), '2026-07-28');
+    const seen = [];
+    const started = performance.now();
+    const { result, status, taskId } = await client.callTool('export', {}, { task: true, onStatus: (task) => seen.push(task.statusMessage ?? task.status) });
+    assert.ok(performance.now() - started < 2_500, `the call took ${Math.round(performance.now() - started)} ms (the poll interval is 5000 ms)`);
+    assert.equal(status, 'completed');
+    assert.equal(result.content[0].text, 'exported 4/4');
+    assert.deepEqual(seen.filter((m) => STEPS.includes(m)), STEPS);
+    const listen = transport.sent.find((s) => s.message.method === 'subscriptions/listen');
+    assert.deepEqual(listen.message.params.notifications, { taskIds: [taskId] });
+    const cancelled = transport.sent.find((s) => s.message.method === 'notifications/cancelled');
+    assert.equal(cancelled?.message.params.requestId, listen.message.id, 'stdio: the subscription is cancelled by notification');
+    const streams = await client.callTool('listening', {});
+    assert.equal(streams.result.content[0].text, '0', 'the server closed the stream');
+    assert.equal(stderr, '');
+  } finally {
+    await client.close();
   }
 });
