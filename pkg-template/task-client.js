@@ -325,6 +325,8 @@ export function taskClientClass(TaskRequestor) {
         else resolve(message.result);
         return;
       }
+      // The answer to a listen request is the end of its stream.
+      if (id !== undefined && message.method === undefined) this.#listens.delete(JSON.stringify(id));
       this.#requestor.handle(message);
       this.#pump();
     }
