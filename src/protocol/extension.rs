@@ -449,13 +449,12 @@ impl super::RequestorCodec for Extension {
         method == "notifications/tasks"
     }
 
-    fn acknowledged(&self, method: &str, params: &serde_json::Value) -> Option<super::Acknowledged> {
+    fn acknowledged<'a>(&self, method: &str, params: &'a serde_json::Value) -> Option<super::Acknowledged<'a>> {
         if method != "notifications/subscriptions/acknowledged" {
             return None;
         }
-        let subscription_id = params.get("_meta")?.get(SUBSCRIPTION_ID_META)?.clone();
+        let subscription_id = params.get("_meta")?.get(SUBSCRIPTION_ID_META)?;
         let task_ids = params.get("notifications").and_then(|n| n.get("taskIds")).and_then(serde_json::Value::as_array);
-        let task_ids = task_ids.map(|ids| ids.iter().filter_map(|id| id.as_str().map(str::to_owned)).collect());
         Some(super::Acknowledged { subscription_id, task_ids })
     }
 }

@@ -357,7 +357,7 @@ impl super::RequestorCodec for Legacy {
         method == "notifications/tasks/status"
     }
 
-    fn acknowledged(&self, _method: &str, _params: &serde_json::Value) -> Option<super::Acknowledged> {
+    fn acknowledged<'a>(&self, _method: &str, _params: &'a serde_json::Value) -> Option<super::Acknowledged<'a>> {
         None
     }
 }

@@ -49,13 +49,12 @@ pub(crate) struct ReadTask {
 }
 
 /// A `notifications/subscriptions/acknowledged` as the requestor reads it.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Acknowledged {
+pub(crate) struct Acknowledged<'a> {
     /// The subscription id: the `subscriptions/listen` request's id.
-    pub subscription_id: Value,
+    pub subscription_id: &'a Value,
     /// The task IDs the receiver agreed to push; `None` when it left `taskIds`
     /// out (it pushes no task status on listen streams).
-    pub task_ids: Option<Vec<String>>,
+    pub task_ids: Option<&'a Vec<Value>>,
 }
 
 /// One dialect as a requestor speaks it.
@@ -80,7 +79,7 @@ pub(crate) trait RequestorCodec {
     /// Whether `method` is the dialect's notification pushing a task's status.
     fn pushes_task(&self, method: &str) -> bool;
     /// A listen acknowledgement, read; `None` when the notification is none.
-    fn acknowledged(&self, method: &str, params: &Value) -> Option<Acknowledged>;
+    fn acknowledged<'a>(&self, method: &str, params: &'a Value) -> Option<Acknowledged<'a>>;
 }
 
 /// The requestor's codec of a dialect.

@@ -12,6 +12,7 @@ mod view;
 pub use crate::protocol::raw_id::RawId;
 pub use decide::{should_augment, Decision};
 pub use schedule::PollPolicy;
+use schedule::Timers;
 pub use view::TaskView;
 
 use crate::core::TaskStatus;
@@ -21,7 +22,7 @@ use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL
 use crate::protocol::{related_task_id, requestor_codec, Acknowledged, Declaration, Dialect, InputAnswer, ReadTask, RequestorCodec};
 use crate::time::BoxedClock;
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 /// Code of the error responses the requestor makes up for a request that got
@@ -442,7 +443,7 @@ pub struct Requestor {
     inputs: HashMap<String, String>,
     pub(crate) tasks: HashMap<String, Tracked>,
     /// Every deadline: polls, `tasks/result` retries, request timeouts.
-    timers: BTreeSet<(u64, Timer)>,
+    timers: Timers<Timer>,
     outputs: VecDeque<RequestorOutput>,
     /// The receiver refused `subscriptions/listen`, or pushes no task status on it: not asked again.
     listen_refused: bool,
@@ -470,7 +471,7 @@ impl Requestor {
             pending: HashMap::new(),
             inputs: HashMap::new(),
             tasks: HashMap::new(),
-            timers: BTreeSet::new(),
+            timers: Timers::new(),
             outputs: VecDeque::new(),
             listen_refused: false,
         }
@@ -481,21 +482,23 @@ impl Requestor {
         self.last_now
     }
 
-    /// A request of ours: its raw id and its message.
-    fn request(&mut self, method: &str, params: &str) -> (String, String) {
+    fn send_request(&mut self, method: &str, params: &str, pending: Pending, timeout_ms: u64) -> String {
+        self.send(method, params, Some((pending, timeout_ms)))
+    }
+
+    /// Sends a request; `awaited`: what its answer is for, and how long to wait for it
+    /// (`None`: a listen request, answered only when its stream ends).
+    fn send(&mut self, method: &str, params: &str, awaited: Option<(Pending, u64)>) -> String {
+        let now = self.now();
         self.next_id += 1;
         let id = json_string(&format!("{}{}", self.config.request_id_prefix, self.next_id));
         let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{},\"params\":{params}}}", json_string(method));
-        (id, message)
-    }
-
-    fn send_request(&mut self, method: &str, params: &str, pending: Pending, timeout_ms: u64) -> String {
-        let now = self.now();
-        let (id, message) = self.request(method, params);
-        // At least 1 ms, so that a request never expires the moment it is sent.
-        let deadline = now.saturating_add(timeout_ms.max(1));
-        self.timers.insert((deadline, Timer::Expire(id.clone())));
-        self.pending.insert(id.clone(), Outstanding { what: pending, sent_at: now, deadline });
+        if let Some((pending, timeout_ms)) = awaited {
+            // At least 1 ms, so that a request never expires the moment it is sent.
+            let deadline = now.saturating_add(timeout_ms.max(1));
+            self.timers.insert((deadline, Timer::Expire(id.clone())));
+            self.pending.insert(id.clone(), Outstanding { what: pending, sent_at: now, deadline });
+        }
         self.outputs.push_back(RequestorOutput::Send(message));
         id
     }
@@ -913,29 +916,27 @@ impl Requestor {
             return;
         }
         let Some(params) = self.codec().listen_params(task_id, &self.declaration) else { return };
-        let (id, message) = self.request("subscriptions/listen", &params);
-        if let Some(t) = self.tasks.get_mut(task_id) {
-            t.listen = Some(id);
-            self.outputs.push_back(RequestorOutput::Send(message));
+        if self.tasks.contains_key(task_id) {
+            let id = self.send("subscriptions/listen", &params, None);
+            self.tasks.get_mut(task_id).map(|t| t.listen = Some(id));
         }
     }
 
     /// Closes the task's listen stream, if open: `notifications/cancelled` for it.
     fn unlisten(&mut self, task_id: &str) {
         let Some(id) = self.tasks.get_mut(task_id).and_then(|t| t.listen.take()) else { return };
-        let params = self.codec().task_params(format!("{{\"requestId\":{id}}}"), &self.declaration);
-        self.outputs.push_back(RequestorOutput::Send(format!(
-            "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{params}}}"
-        )));
+        let mut params = String::from("{\"requestId\":");
+        params.push_str(&id);
+        params.push('}');
+        let mut message = String::from("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":");
+        message.push_str(&self.codec().task_params(params, &self.declaration));
+        message.push('}');
+        self.outputs.push_back(RequestorOutput::Send(message));
     }
 
-    /// The task whose listen stream has raw id `id` (compared as JSON values).
+    /// The task whose listen stream has raw id `id` (as our requests write it).
     fn listener(&self, id: &str) -> Option<String> {
-        let id: Value = serde_json::from_str(id).ok()?;
-        self.tasks
-            .values()
-            .find(|t| t.listen.as_deref().and_then(|l| serde_json::from_str::<Value>(l).ok()).as_ref() == Some(&id))
-            .map(|t| t.task_id.clone())
+        self.tasks.values().find(|t| t.listen.as_deref() == Some(id)).map(|t| t.task_id.clone())
     }
 
     /// The task's listen stream ended; `refused`: with an error, so none is asked for again.
@@ -947,12 +948,12 @@ impl Requestor {
     }
 
     /// A listen acknowledgement: the stream pushes the task's status, or it is closed.
-    fn on_acknowledged(&mut self, ack: Acknowledged, message: &str) {
+    fn on_acknowledged(&mut self, ack: Acknowledged<'_>, message: &str) {
         let Some(task_id) = self.listener(&ack.subscription_id.to_string()) else {
             return self.event(RequestorEvent::Forward { message: message.to_owned() });
         };
         match ack.task_ids {
-            Some(ids) if ids.contains(&task_id) => {}
+            Some(ids) if ids.iter().any(|id| id.as_str() == Some(&task_id)) => {}
             // The receiver does not push task status on listen streams.
             None => {
                 self.listen_refused = true;
