@@ -360,3 +360,36 @@ fn polling_guards_pushes() {
     p.pump();
     assert_eq!(p.sent.iter().filter(|v| v["method"] == "subscriptions/listen").count(), 1, "only the first task asked");
 }
+
+/// A listen the receiver answers with an error (it does not serve `subscriptions/listen`)
+/// is not asked again; one the host reports lost in transport ends, and polling goes on.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_refused_or_lost_listen_leaves_polling() {
+    let config = RequestorConfig { dialect: Dialect::Extension, listen: true, ..RequestorConfig::default() };
+    let mut r = Requestor::new(config, Box::new(ManualClock::new(0)));
+    let create = |r: &mut Requestor, task_id: &str| -> Vec<Value> {
+        let call = r.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+        r.poll_output();
+        let created = json!({"jsonrpc":"2.0","id":serde_json::from_str::<Value>(call.as_str()).unwrap(),"result":{"resultType":"task",
+            "taskId":task_id,"status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null,"pollIntervalMs":1000}});
+        r.handle_message(&created.to_string());
+        std::iter::from_fn(|| r.poll_output())
+            .filter_map(|o| match o {
+                RequestorOutput::Send(m) => Some(serde_json::from_str(&m).unwrap()),
+                RequestorOutput::Event(_) => None,
+            })
+            .collect()
+    };
+    let sent = create(&mut r, "t1");
+    let listen = sent.iter().find(|v| v["method"] == "subscriptions/listen").expect("a listen request").clone();
+    // The transport lost the stream: the requestor knows it as its own, and polls on.
+    assert!(r.request_failed(&mcp_task_core::RawId::parse(&listen["id"].to_string()).unwrap()));
+    assert_eq!(r.next_deadline(), Some(1_000));
+    let sent = create(&mut r, "t2");
+    let listen = sent.iter().find(|v| v["method"] == "subscriptions/listen").expect("asked again: a lost stream is no refusal").clone();
+    r.handle_message(&json!({"jsonrpc":"2.0","id":listen["id"],"error":{"code":-32601,"message":"Method not found"}}).to_string());
+    assert!(r.poll_output().is_none(), "the refusal is the requestor's own business");
+    let sent = create(&mut r, "t3");
+    assert!(sent.iter().all(|v| v["method"] != "subscriptions/listen"), "not asked again: {sent:?}");
+}
