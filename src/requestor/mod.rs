@@ -916,9 +916,12 @@ impl Requestor {
             return;
         }
         let Some(params) = self.codec().listen_params(task_id, &self.declaration) else { return };
-        if self.tasks.contains_key(task_id) {
-            let id = self.send("subscriptions/listen", &params, None);
-            self.tasks.get_mut(task_id).map(|t| t.listen = Some(id));
+        if !self.tasks.contains_key(task_id) {
+            return;
+        }
+        let id = self.send("subscriptions/listen", &params, None);
+        if let Some(t) = self.tasks.get_mut(task_id) {
+            t.listen = Some(id);
         }
     }
 
