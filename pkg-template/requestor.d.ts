@@ -204,8 +204,8 @@ export interface TaskClientOptions {
 
 /**
  * Per-call options of {@link TaskClient.callTool} and {@link TaskClient.request}; any other key
- * rejects the call with a `TypeError` that lists these. A throw in `onEvent` or `onProgress`
- * rejects the call with it and cancels its task.
+ * rejects the call with a `TypeError` that lists these. A throw in `onEvent`, `onProgress` or
+ * `onStatus` rejects the call with it and cancels its task.
  */
 export interface TaskCallOptions extends TaskRequestorCallOptions {
   /** Aborting rejects with the signal's reason and sends `tasks/cancel` once a task exists. */
