@@ -119,6 +119,9 @@ test('2026-07-28, pollIntervalMs 5000: every statusMessage through onStatus, the
     const streamed = [];
     for await (const event of client.callToolStream('export', {}, { task: true })) if (event.kind === 'status') streamed.push(event.task.statusMessage);
     assert.deepEqual(streamed.filter((m) => STEPS.includes(m)), STEPS);
+    // A throw in onStatus rejects the call with it, as in onEvent and onProgress.
+    const thrown = new Error('the status display failed');
+    await assert.rejects(client.callTool('export', {}, { task: true, onStatus: () => { throw thrown; } }), (e) => e === thrown);
     assert.deepEqual(errors, []);
   } finally {
     await client.close();
