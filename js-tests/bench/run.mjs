@@ -225,7 +225,7 @@ if (only.has('P6')) {
 
 // ---- P7 pushed status -----------------------------------------------------------------------
 if (only.has('P7')) {
-  const r = (raw.P7 = await step('P7 pushed vs polled', () => benchPush({ rounds: quick ? 1 : 2 })));
+  const r = (raw.P7 = await step('P7 pushed vs polled', () => benchPush()));
   const ms = (v) => `${v.toFixed(1)} ms`;
   row('P7', `work ended → TaskClient has the outcome: pushed vs polled (${r.pollMs} ms interval)`, ms(r.pushedMs), `${ms(r.polledMs)} polled`, x(r.polledMs / r.pushedMs), 'info', 'info');
   row('P7', `  slowest of ${r.runs}`, ms(r.pushedMaxMs), `${ms(r.polledMaxMs)} polled`, '—', '—', 'info');
