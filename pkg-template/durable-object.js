@@ -1,14 +1,22 @@
 // mcp-task-core/durable-object (Cloudflare Workers only): a Durable Object that holds the task
-// engine for one session or tenant. Glue only: the engine decides, this class moves records.
+// engine for one session or tenant and is a whole MCP server over Streamable HTTP. Glue only:
+// the engine decides, this class moves records.
 //
 //   import { TaskEngineObject, routeToTaskObject } from 'mcp-task-core/durable-object';
 //   export class Tasks extends TaskEngineObject {
-//     engineOptions() { return { tools: { slow: 'required' } }; }
-//     async execute(task) { ... await this.complete(task.taskId, JSON.stringify(result)); }
+//     tools() { return { slow: { taskSupport: 'required', inputSchema: { type: 'object' } } }; }
+//     async execute(task, work) { await work.setStatus('halfway'); return { content: [...] }; }
 //   }
 //   export default { fetch: (request, env) => routeToTaskObject(request, env.TASKS) };
 //   // wrangler: a durable_objects binding TASKS -> Tasks, with a new_sqlite_classes migration
 //
+// - The handshake is answered here, from the registered tools: `initialize` (2025-11-25, with
+//   the engine's `tasks` capability), `server/discover` (2026-07-28, with the engine's
+//   extension capability), `tools/list` (each tool's task support in the dialect's shape) and
+//   `ping`. Task requests go to the engine; anything else to `forward()`.
+// - The work of a task gets a `TaskContext`: its status message, input requests (answered
+//   through `tasks/update`, or on the waiting `tasks/result` stream in 2025-11-25), an
+//   AbortSignal. What `execute` returns completes the task; what it throws fails it.
 // - Every task change (the engine's `persist` outputs) is written to the object's SQLite
 //   storage (table mcp_tasks) with a compare-and-set on the version, before anything after it
 //   is delivered; workerd's output gate holds the reply until the write is durable.
@@ -21,6 +29,20 @@ import { DurableObject } from 'cloudflare:workers';
 import { TextTaskEngine } from 'mcp-task-core/receiver';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
+
+/** The per-request protocol version (2026-07-28) this object speaks, and the handshake one. */
+const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
+/** Handshake versions a 2025-era client may ask for; any other gets ours (the client's to judge). */
+const LEGACY_VERSIONS = [LEGACY, '2025-06-18', '2025-03-26', '2024-11-05'];
+const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+const MISSING_CAPABILITY = -32021;
+/** Errors a Streamable HTTP server answers with 400 Bad Request (streamable-http.mdx). */
+const HEADER_MISMATCH = -32020;
+const BAD_REQUEST = new Set([HEADER_MISMATCH, -32022]);
 
 /**
  * Sends `request` to the object of its session or tenant: `keyOf(request)` names it (default:
@@ -47,14 +69,77 @@ function defaultKey(request) {
   return request.headers.get('mcp-session-id') ?? request.headers.get('x-tenant') ?? 'default';
 }
 
+/** An Error carrying a JSON-RPC error's `code` and `data`: what `execute` may throw to fail its task. */
+function rpcError(code, message, data) {
+  return Object.assign(new Error(message), { name: 'McpError', code }, data === undefined ? {} : { data });
+}
+
+/** The JSON-RPC error object a throw of the work fails its task with. */
+function errorObjectOf(err) {
+  // (a DOMException's `code` is no JSON-RPC code)
+  if (!(err instanceof DOMException) && Number.isSafeInteger(err?.code) && typeof err.message === 'string') {
+    return { code: err.code, message: err.message, ...(err.data === undefined ? {} : { data: err.data }) };
+  }
+  return { code: INTERNAL_ERROR, message: String(err?.message ?? err) };
+}
+
+/** Outcome calls on a task that ended meanwhile (cancelled, expired): nothing to report. */
+function endedMeanwhile(err) {
+  return ['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code);
+}
+
+/**
+ * What the work of one task gets (second argument of `execute`). `signal` aborts when the task
+ * is cancelled or expires; `setStatus` sets its status message; `requestInput` moves it to
+ * `input_required` with a request for the client and resolves with the client's answer.
+ */
+class TaskContext {
+  #host;
+
+  /** `host`: the object's `setStatus(message)` and `requestInput(method, params)` for this task. */
+  constructor(output, signal, host) {
+    this.#host = host;
+    this.taskId = output.taskId;
+    this.context = output.context;
+    this.request = JSON.parse(output.request);
+    this.signal = signal;
+  }
+
+  /** Sets (or with null clears) the task's status message; resolves once it is stored. */
+  setStatus(message) {
+    return this.#host.setStatus(message ?? null);
+  }
+
+  /**
+   * Asks the client (e.g. `'elicitation/create'`): resolves with its result, rejects with an
+   * `McpError` for its error answer, with code -32021 when the client did not declare the
+   * capability (nothing was sent), or with the abort reason when the task ends first.
+   */
+  requestInput(method, params) {
+    return this.#host.requestInput(method, params);
+  }
+
+  elicit(params) {
+    return this.requestInput('elicitation/create', params);
+  }
+
+  createMessage(params) {
+    return this.requestInput('sampling/createMessage', params);
+  }
+}
+
 export class TaskEngineObject extends DurableObject {
   #engine = null;
   /**
    * Requests whose reply comes later (a waiting tasks/result), by the id the engine knows them
    * by: one minted here per request, never the client's own, which clients of one object may
-   * share. -> { context, resolve }
+   * share. -> { context, resolve, onMessage? }
    */
   #waiting = new Map();
+  /** Work running here, by task ID -> { controller, inputs: raw request id -> { resolve, reject } }. */
+  #running = new Map();
+  /** The tools `tools/list` names, by name -> { policy, definition }. */
+  #tools = new Map();
 
   constructor(ctx, env) {
     super(ctx, env);
@@ -63,7 +148,7 @@ export class TaskEngineObject extends DurableObject {
 
   // ---- Hooks for subclasses -----------------------------------------------------------------
 
-  /** TaskEngine options (tools, ttl, limits, ...); `store` is set here. */
+  /** TaskEngine options (tools, ttl, limits, ...); `storage` is set here. */
   engineOptions() {
     return {};
   }
@@ -74,11 +159,28 @@ export class TaskEngineObject extends DurableObject {
   }
 
   /**
-   * Runs the work of an `execute` output (`{ taskId, context, method, request }`), then calls
-   * `this.complete()` or `this.fail()`. Default: fails the task (no executor).
+   * The tools this server lists: name -> `{ taskSupport?, inputSchema?, description?, title?,
+   * outputSchema?, annotations? }`. Their task policies are registered with the engine at start
+   * (no `taskSupport`: never a task; its calls go to `forward()`), beside `engineOptions().tools`
+   * (listed by name alone); naming a tool in both throws.
    */
-  async execute(task) {
-    await this.fail(task.taskId, JSON.stringify({ code: -32603, message: 'No executor for this task in this Durable Object' }));
+  tools() {
+    return {};
+  }
+
+  /** The server's name and version (`initialize` result, `server/discover` `_meta`). */
+  serverInfo() {
+    return { name: this.constructor.name, version: '1.0.0' };
+  }
+
+  /**
+   * Runs the work of an `execute` output (`{ taskId, context, method, request }`) with its
+   * `TaskContext`. A returned result object completes the task; a throw fails it (with the
+   * thrown `code`, `message`, `data` when `code` is an integer, else -32603). Returning nothing
+   * leaves the outcome to `this.complete()` / `this.fail()`. Default: fails the task (no executor).
+   */
+  async execute(task, _work) {
+    await this.fail(task.taskId, JSON.stringify({ code: INTERNAL_ERROR, message: 'No executor for this task in this Durable Object' }));
   }
 
   /** Work of `taskId` must stop (cancelled, or ended elsewhere). */
@@ -94,11 +196,14 @@ export class TaskEngineObject extends DurableObject {
     console.error(`mcp-task-core: damaged task record ${taskId}: ${detail}`);
   }
 
-  /** A JSON-RPC message that is not about tasks (the engine forwards it). Default: -32601. */
+  /**
+   * A JSON-RPC message that is neither about tasks nor the handshake (`initialize`,
+   * `server/discover`, `tools/list`, `ping`, which this class answers). Default: -32601.
+   */
   async forward(message, _context) {
     const m = JSON.parse(message);
     if (m.id === undefined) return null;
-    return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: `Method not found: ${m.method}` } });
+    return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${m.method}` } });
   }
 
   /** The engine context of a request: the routing key (one object per session or tenant). */
@@ -111,18 +216,36 @@ export class TaskEngineObject extends DurableObject {
   #boot() {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
-    this.#engine = new TextTaskEngine({ ...this.#options(), storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
+    const options = this.#options();
+    this.#engine = new TextTaskEngine({ ...options, storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
+    this.#registerTools(options.tools ?? {});
     // A damaged row is reported and left out: one bad record must not keep the object from starting.
     for (const row of sql.exec('SELECT id, version, record FROM mcp_tasks')) this.#restoreRow(row.id, row.record, row.version);
     return this.#settle();
   }
 
-  /** engineOptions(), checked: the engine checks every key but `store`, which is set here. */
+  /** engineOptions(), checked: the engine checks every key but `storage`, which is set here. */
   #options() {
     const options = this.engineOptions();
     if (options === null || typeof options !== 'object') throw new TypeError('engineOptions() must return an object (TaskEngine options)');
     if (options.storage !== undefined) throw new TypeError('engineOptions().storage is set by TaskEngineObject (its lease: override leaseMs())');
     return options;
+  }
+
+  /** tools(), checked and registered with the engine, with the tools of engineOptions(). */
+  #registerTools(optionTools) {
+    for (const [name, policy] of Object.entries(optionTools)) this.#tools.set(name, { policy, definition: {} });
+    const tools = this.tools();
+    if (tools === null || typeof tools !== 'object') throw new TypeError('tools() must return an object: tool name -> { taskSupport, inputSchema, ... }');
+    for (const [name, { taskSupport, ...definition }] of Object.entries(tools)) {
+      if (this.#tools.has(name)) throw new TypeError(`tools(): "${name}" is also in engineOptions().tools (name each tool once)`);
+      try {
+        this.#engine.registerTool(name, taskSupport ?? null);
+      } catch (err) {
+        throw new TypeError(`tools()["${name}"]: ${err.message}`);
+      }
+      this.#tools.set(name, { policy: taskSupport ?? null, definition });
+    }
   }
 
   #leaseMs() {
@@ -145,24 +268,87 @@ export class TaskEngineObject extends DurableObject {
       else later.push(o);
     }
     for (const o of later) {
-      if (o.kind === 'execute') {
-        this.ctx.waitUntil(
-          Promise.resolve()
-            .then(() => this.execute(o))
-            .catch((err) => this.fail(o.taskId, JSON.stringify({ code: -32603, message: String(err?.message ?? err) })).catch(() => {})),
-        );
-      } else if (o.kind === 'cancelled') this.cancelled(o.taskId);
-      else if (o.kind === 'send' && o.inReplyTo !== null) {
+      // The work starts once this settle is done (its own calls settle again).
+      if (o.kind === 'execute') this.ctx.waitUntil(Promise.resolve().then(() => this.#run(o)));
+      else if (o.kind === 'cancelled' || o.kind === 'expired') {
+        this.#stop(o.taskId, o.kind);
+        if (o.kind === 'cancelled') this.cancelled(o.taskId);
+      } else if (o.kind === 'inputResponse') {
+        const pending = this.#running.get(o.taskId)?.inputs;
+        const answer = pending?.get(o.requestId);
+        if (answer !== undefined) {
+          pending.delete(o.requestId);
+          const { result, error } = JSON.parse(o.response);
+          if (error !== undefined) answer.reject(rpcError(error.code, error.message, error.data));
+          else answer.resolve(result);
+        }
+      } else if (o.kind === 'send' && o.inReplyTo !== null) {
         const waiting = this.#waiting.get(o.inReplyTo);
-        // Only to the request of the message's own context (principal).
+        // Only to the request of the message's own context (principal). Its response ends the
+        // wait; a request before it (2025-11-25 input) travels on the request's stream.
         if (waiting !== undefined && waiting.context === o.context) {
-          this.#waiting.delete(o.inReplyTo);
-          waiting.resolve(o.message);
+          if (JSON.parse(o.message).method === undefined) {
+            this.#waiting.delete(o.inReplyTo);
+            waiting.resolve(o.message);
+          } else waiting.onMessage?.(o.message);
         }
       }
     }
     await this.#arm();
     return later;
+  }
+
+  /** Runs one task's work with its TaskContext and reports its outcome. */
+  async #run(output) {
+    const { taskId } = output;
+    const running = { controller: new AbortController(), inputs: new Map() };
+    this.#running.set(taskId, running);
+    const work = new TaskContext(output, running.controller.signal, {
+      setStatus: (message) => this.#setStatus(taskId, message),
+      requestInput: (method, params) => this.#requestInput(taskId, running, method, params),
+    });
+    try {
+      const result = await this.execute(output, work);
+      if (result !== undefined) await this.complete(taskId, JSON.stringify(result));
+    } catch (err) {
+      if (!endedMeanwhile(err)) await this.fail(taskId, JSON.stringify(errorObjectOf(err))).catch(() => {});
+    } finally {
+      if (this.#running.get(taskId) === running) this.#running.delete(taskId);
+    }
+  }
+
+  /** The work of `taskId` must stop: its signal aborts, its open input requests reject. */
+  #stop(taskId, why) {
+    const running = this.#running.get(taskId);
+    if (running === undefined) return;
+    this.#running.delete(taskId);
+    const reason = new DOMException(`The task was ${why}`, 'AbortError');
+    running.controller.abort(reason);
+    for (const { reject } of running.inputs.values()) reject(reason);
+    running.inputs.clear();
+  }
+
+  async #setStatus(taskId, message) {
+    try {
+      this.#engine.setStatusMessage(taskId, message);
+    } catch (err) {
+      if (!endedMeanwhile(err)) throw err;
+    }
+    await this.#settle();
+  }
+
+  async #requestInput(taskId, running, method, params) {
+    if (running.controller.signal.aborted) throw running.controller.signal.reason;
+    let requestId;
+    try {
+      requestId = this.#engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
+    } catch (err) {
+      if (err?.code === 'capability_not_declared') throw rpcError(MISSING_CAPABILITY, err.message, { requiredCapabilities: err.requiredCapabilities });
+      throw err;
+    }
+    const answer = new Promise((resolve, reject) => running.inputs.set(requestId, { resolve, reject }));
+    await this.#settle();
+    return answer;
   }
 
   /**
@@ -231,26 +417,84 @@ export class TaskEngineObject extends DurableObject {
 
   /**
    * One JSON-RPC message from `context`: the reply text, or null (a notification, or nothing
-   * to say). A `tasks/result` on a running task waits here for the task to end.
+   * to say). A `tasks/result` on a running task waits here for the task to end; requests it
+   * carries meanwhile (2025-11-25 input) go to `options.onMessage`. `options.mcpName`: the
+   * request's `Mcp-Name` header.
    */
-  async handle(message, context = null) {
+  async handle(message, context = null, options = {}) {
     const engine = this.#engine;
     const request = requestOf(message);
     // A request goes to the engine under an id of ours; its replies get the client's id back.
     const minted = request === null ? undefined : `mcp-task-core/object:${crypto.randomUUID()}`;
     const text = minted === undefined ? message : JSON.stringify({ ...request, id: minted });
     const reply = (replyText) => (replyText === null || minted === undefined ? replyText : JSON.stringify({ ...JSON.parse(replyText), id: request.id }));
-    const direct = engine.handle(text, context);
+    const direct = engine.handle(text, context, options.mcpName === undefined ? null : { mcpName: options.mcpName });
     const key = minted === undefined ? undefined : JSON.stringify(minted);
-    const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(key, { context, resolve }));
+    const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(key, { context, resolve, onMessage: options.onMessage }));
     const outs = await this.#settle();
     if (direct !== null) return reply(direct);
     const forwarded = outs.find((o) => o.kind === 'forward');
     if (forwarded) {
       if (key !== undefined) this.#waiting.delete(key);
+      if (request !== null) {
+        const answer = this.#answer(request, context);
+        if (answer !== undefined) return JSON.stringify({ jsonrpc: '2.0', id: request.id, ...answer });
+      }
       return this.forward(minted === undefined ? forwarded.message : JSON.stringify({ ...JSON.parse(forwarded.message), id: request.id }), context);
     }
     return pending === null ? null : reply(await pending);
+  }
+
+  /**
+   * The handshake, from the registered tools: `{ result }` or `{ error }`, or undefined for a
+   * method that is not one. A request with per-request `_meta` speaks 2026-07-28.
+   */
+  #answer(request, context) {
+    const version = request.params?._meta?.[VERSION_META];
+    const modern = typeof version === 'string';
+    const methods = ['initialize', 'server/discover', 'tools/list', 'ping'];
+    if (!methods.includes(request.method) || (request.method === 'initialize' && modern)) return undefined;
+    if (modern && version !== MODERN) {
+      return { error: { code: -32022, message: `Unsupported protocol version ${version}: this server speaks ${MODERN} and ${LEGACY}`, data: { supported: [MODERN, LEGACY], requested: version } } };
+    }
+    const complete = modern ? { resultType: 'complete' } : {};
+    switch (request.method) {
+      case 'initialize': {
+        const asked = request.params?.protocolVersion;
+        return {
+          result: {
+            protocolVersion: LEGACY_VERSIONS.includes(asked) ? asked : LEGACY,
+            capabilities: { tools: {}, tasks: JSON.parse(this.#engine.capabilitiesJson(context)) },
+            serverInfo: this.serverInfo(),
+          },
+        };
+      }
+      case 'server/discover':
+        return {
+          result: {
+            ...complete,
+            supportedVersions: [MODERN, LEGACY],
+            capabilities: { tools: {}, extensions: JSON.parse(TextTaskEngine.extensionCapabilityJson()) },
+            ttlMs: 0,
+            cacheScope: 'private',
+            _meta: { [SERVER_INFO_META]: this.serverInfo() },
+          },
+        };
+      case 'tools/list':
+        return { result: { ...complete, tools: [...this.#tools].map(([name, tool]) => this.#listed(name, tool, modern)), ...(modern ? { ttlMs: 0, cacheScope: 'public' } : {}) } };
+      default:
+        return { result: complete };
+    }
+  }
+
+  /**
+   * A tool as `tools/list` shows it. 2025-11-25: its `execution.taskSupport`, where the client
+   * chooses (`perCall` acts as `optional` there). 2026-07-28: none, the server decides.
+   */
+  #listed(name, { policy, definition }, modern) {
+    const tool = { name, inputSchema: { type: 'object' }, ...definition };
+    if (modern || policy === null || policy === 'forbidden') return tool;
+    return { ...tool, execution: { ...definition.execution, taskSupport: policy === 'perCall' ? 'optional' : policy } };
   }
 
   /** The work of `taskId` finished with `resultJson` (a JSON object text). */
@@ -267,10 +511,87 @@ export class TaskEngineObject extends DurableObject {
     return task;
   }
 
-  /** POST: one JSON-RPC message; the reply as JSON (202 and no body when there is none). */
+  /**
+   * POST: one JSON-RPC message (Streamable HTTP); the reply as JSON (202 and no body when there
+   * is none). A waiting `tasks/result` that carries requests first (2025-11-25 input) answers
+   * as an event stream when the client accepts one. Other methods: 405 (no standalone stream).
+   */
   async fetch(request) {
-    if (request.method !== 'POST') return new Response('POST a JSON-RPC message\n', { status: 405 });
-    const reply = await this.handle(await request.text(), this.contextOf(request));
-    return reply === null ? new Response(null, { status: 202 }) : new Response(reply, { headers: { 'content-type': 'application/json' } });
+    if (request.method !== 'POST') return new Response('POST a JSON-RPC message\n', { status: 405, headers: { allow: 'POST' } });
+    const body = await request.text();
+    const mismatch = headerMismatch(request.headers, requestOf(body));
+    if (mismatch !== null) return new Response(mismatch, { status: 400, headers: { 'content-type': 'application/json' } });
+    const mcpName = request.headers.get('mcp-name') ?? undefined;
+    const streams = (request.headers.get('accept') ?? '').includes('text/event-stream');
+    let stream = null;
+    let opened;
+    const first = new Promise((resolve) => (opened = resolve));
+    const onMessage = streams
+      ? (text) => {
+          stream ??= eventStream();
+          stream.write(text);
+          opened();
+        }
+      : undefined;
+    const replied = this.handle(body, this.contextOf(request), { mcpName, onMessage });
+    await Promise.race([replied, first]);
+    if (stream === null) {
+      const reply = await replied;
+      if (reply === null) return new Response(null, { status: 202 });
+      return new Response(reply, { status: httpStatus(body, reply), headers: { 'content-type': 'application/json' } });
+    }
+    replied.then(
+      (reply) => stream.end(reply),
+      () => stream.end(null),
+    );
+    return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
   }
+}
+
+/**
+ * A 2026-07-28 request whose `MCP-Protocol-Version` or `Mcp-Method` header disagrees with its
+ * body: the -32020 error response text (streamable-http.mdx, "Server Validation"), else null.
+ * (`Mcp-Name` of `tasks/*` is the engine's check.)
+ */
+function headerMismatch(headers, request) {
+  const version = request?.params?._meta?.[VERSION_META];
+  if (typeof version !== 'string') return null;
+  for (const [header, body] of [
+    ['mcp-protocol-version', version],
+    ['mcp-method', request.method],
+  ]) {
+    const value = headers.get(header);
+    if (value !== null && value !== body) {
+      const message = `Header mismatch: ${header} ${JSON.stringify(value)} does not match the body's ${JSON.stringify(body)}`;
+      return JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: HEADER_MISMATCH, message } });
+    }
+  }
+  return null;
+}
+
+/**
+ * The HTTP status of a reply (streamable-http.mdx): 400 for a header mismatch or an unsupported
+ * version; 404 for a method not found in 2026-07-28, which a client reads as "modern server".
+ */
+function httpStatus(body, reply) {
+  const code = JSON.parse(reply).error?.code;
+  if (BAD_REQUEST.has(code)) return 400;
+  if (code === METHOD_NOT_FOUND && typeof requestOf(body)?.params?._meta?.[VERSION_META] === 'string') return 404;
+  return 200;
+}
+
+/** An SSE response body: `write(text)` sends one message; `end(text)` sends the last (if any) and closes. */
+function eventStream() {
+  const { readable, writable } = new TransformStream();
+  const writer = writable.getWriter();
+  const encoder = new TextEncoder();
+  const write = (text) => writer.write(encoder.encode(`event: message\ndata: ${text}\n\n`)).catch(() => {});
+  return {
+    readable,
+    write,
+    end(text) {
+      if (text !== null) write(text);
+      writer.close().catch(() => {});
+    },
+  };
 }

@@ -12,6 +12,7 @@
 // request uses `taskStore.allSessions()`: `taskStore.getTask(id)` -> `taskStore.allSessions().getTask(id)`.
 import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
+import type { TaskStorage } from 'mcp-task-core/storage';
 
 /**
  * Resource limits of a WasmTaskStore (each optional; `null` or `Infinity`: no limit). The
@@ -107,48 +108,8 @@ export interface WasmTaskStoreOptions {
   onDamaged?: (detail: string, taskId: string) => void;
 }
 
-/** One task change for the storage: the engine's `persist` output plus the task's context. */
-export interface StoragePersist {
-  taskId: string;
-  /** The engine context (session) of the task; absent when the record is deleted. */
-  context?: string | null;
-  /**
-   * The version the storage must hold; `null`: the task must not exist yet. A string: a repair
-   * of damage under the task's key, whose version the storage reported as this text.
-   */
-  expectedVersion: number | string | null;
-  /** The version written. */
-  version: number;
-  /** The record (JSON text) to keep; `null`: delete it. */
-  record: string | null;
-  /** When the storage may drop the record by itself (the TTL deadline, epoch ms), or `null`. */
-  expiresAt: number | null;
-}
-
-/**
- * Where `WasmTaskStore({ storage })` keeps records: three calls, no rules (the engine decides
- * every status). `mcp-task-core/redis` implements it on Redis / Valkey; anything with an atomic
- * compare-and-set can (a SQL row with a version column, a Durable Object, ...).
- */
-export interface TaskStorage {
-  /**
-   * What the storage holds under a task's key, or `null` when there is nothing (never created,
-   * or expired): the record text alone, or `{ record, version }` with the version text kept
-   * beside it for the compare-and-set (`record: null`: the key holds no task record, say a
-   * value of another type; its `version` then names what is there). The engine judges it: a
-   * record that is not the task's, or whose version disagrees, is damage (see `restoreStored`).
-   */
-  load(taskId: string): Promise<string | { record: string | null; version: string | null } | null>;
-  /** Every stored record of a context (for `tasks/list`), in creation order; damaged ones are left out of the page. */
-  loadContext(context: string | null): Promise<{ taskId: string; record: string | null; version?: string | null }[]>;
-  /**
-   * Writes each persist if the stored version equals its `expectedVersion` (`null`: absent; a
-   * string: exactly that version text). Resolves to one entry per persist: `null` when written,
-   * else `{ conflict, version? }` with what is stored now (`conflict: null` and no `version`:
-   * nothing). Rejects when the outcome is unknown (the store then retries).
-   */
-  write(persists: StoragePersist[]): Promise<(null | { conflict: string | null; version?: string | null })[]>;
-}
+// The storage interface lives in mcp-task-core/storage (no SDK types): re-exported here.
+export type { StoragePersist, TaskStorage } from 'mcp-task-core/storage';
 
 /**
  * A `TaskStore` on the mcp-task-core engine: one engine per store, the SDK's `sessionId` is the

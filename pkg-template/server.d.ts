@@ -26,6 +26,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/server';
 import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
+import type { TaskStorage } from 'mcp-task-core/storage';
 
 /**
  * A tool's task policy, decided per request by the engine:
@@ -70,6 +71,36 @@ export interface TasksExtensionOptions {
    * (`null` or `undefined`: the principal's allowance).
    */
   quotaKey?: QuotaKeyOption;
+  /**
+   * Keep the tasks in an external storage shared by every instance (`redisStorage(client)` from
+   * `mcp-task-core/redis`, or your own), the one `WasmTaskStore` takes, so they survive a
+   * restart and any instance serves `tasks/get`, `tasks/update` and `tasks/cancel` of any task.
+   * Every change is written through `StorageLoop` (`mcp-task-core/storage`) with a
+   * compare-and-set before anything that follows it is sent (a `CreateTaskResult` only once the
+   * task is written). Work runs where it started and holds a lease renewed every
+   * `engineOptions.pollIntervalMs` (at most `leaseMs / 3`): a cancel or an input answer given to
+   * another instance reaches it at the next renewal; the tasks of an instance that died fail
+   * with a -32603 lease error once it runs out. With it, `create` returns a promise.
+   * Not with `engine` (the runtime creates the engine of its storage mode).
+   */
+  storage?: TaskStorage;
+  /** With `storage`: names this process in leases (a boot token; never reuse one). Default: random. */
+  instanceId?: string;
+  /** With `storage`: how long running work's lease lasts without a renewal. Default 30 000 ms. */
+  leaseMs?: number;
+  /**
+   * With `storage`: 32 hex digits, the same on every instance, so a 2025-11-25 `tasks/list`
+   * cursor made by one instance pages on another. Keep it secret.
+   */
+  cursorKey?: string;
+  /**
+   * With `storage`: a request that gets no answer from the storage within this time gets -32603
+   * "Task storage unavailable: …". An outcome reported by work meanwhile is written once the
+   * storage answers again. Default 5000.
+   */
+  storageTimeoutMs?: number;
+  /** With `storage`: where a damaged record is reported, once per finding. Default: a line on stderr. */
+  onDamaged?: (detail: string, taskId: string) => void;
 }
 
 /** See {@link TasksExtensionOptions.quotaKey}. */
@@ -153,8 +184,11 @@ export declare class TaskContext {
   elicit(params: ElicitRequestFormParams | Record<string, unknown>): Promise<ElicitResult>;
   /** `requestInput('sampling/createMessage', params)`. */
   createMessage<T = Record<string, unknown>>(params: Record<string, unknown>): Promise<T>;
-  /** Sets (or with `null` clears) the task's `statusMessage`. Does nothing without a task. */
-  setStatus(message: string | null): void;
+  /**
+   * Sets (or with `null` clears) the task's `statusMessage`. Does nothing without a task. With
+   * `storage`, a promise settled once it is written (it never rejects: errors go to `onerror`).
+   */
+  setStatus(message: string | null): void | Promise<void>;
 }
 
 /** A task driven by the server's own code (from `TasksExtension.create` + `handle`). */
@@ -163,14 +197,17 @@ export declare class TaskHandle {
   readonly taskId: string;
   /** Aborts on `tasks/cancel`, `TasksExtension.cancel` and expiry. */
   readonly signal: AbortSignal;
-  /** Sets (or with `null` clears) the `statusMessage`. Does nothing once the task ended. */
-  status(message: string | null): void;
+  /** Sets (or with `null` clears) the `statusMessage`. Does nothing once the task ended. With `storage`, a promise (as `TaskContext.setStatus`). */
+  status(message: string | null): void | Promise<void>;
   /** As `TaskContext.requestInput`. */
   requireInput<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>): Promise<T>;
-  /** The task's result (a tool result). Ignored once the task was cancelled or expired. */
-  complete(result: CallToolResult | Record<string, unknown>): void;
-  /** Fails the task with a JSON-RPC error (`{ code, message, data? }`, or an error carrying them). */
-  fail(error: { code: number; message: string; data?: unknown } | Error): void;
+  /**
+   * The task's result (a tool result). Ignored once the task was cancelled or expired. With
+   * `storage`, a promise settled once written (retried while the storage is unavailable; never rejects).
+   */
+  complete(result: CallToolResult | Record<string, unknown>): void | Promise<void>;
+  /** Fails the task with a JSON-RPC error (`{ code, message, data? }`, or an error carrying them). As `complete` with `storage`. */
+  fail(error: { code: number; message: string; data?: unknown } | Error): void | Promise<void>;
 }
 
 /** A JSON-RPC error (`code`, `message`, `data`), as the SDK sends a handler's throw. */
@@ -208,15 +245,16 @@ export declare class TasksExtension {
   /**
    * From inside any tool handler of an installed server: makes this call a task and returns
    * the `CreateTaskResult` for the handler to return (drive the task with {@link handle}).
-   * Once it is called, the call's answer is that `CreateTaskResult`.
+   * Once it is called, the call's answer is that `CreateTaskResult`. With `storage`, a promise
+   * of it, settled once the task is written (`await` it: that works without storage too).
    * @throws `TaskProtocolError` -32021 when the client did not declare the extension (the
    *   runtime sends it as the JSON-RPC error of the call)
    */
-  create(ctx: ServerContext): TaskCreatedResult;
+  create(ctx: ServerContext): TaskCreatedResult | Promise<TaskCreatedResult>;
   /** The handle of a running task made by {@link create}. */
   handle(taskId: string): TaskHandle;
-  /** Cancels a task from the server side. */
-  cancel(taskId: string, message?: string | null): void;
+  /** Cancels a task from the server side. With `storage`, a promise settled once written (never rejects). */
+  cancel(taskId: string, message?: string | null): void | Promise<void>;
   /**
    * Wraps a `createMcpHandler` result (Streamable HTTP): `subscriptions/listen` requests that name
    * `notifications.taskIds` are served here (acknowledged with the task IDs the principal may

@@ -22,6 +22,7 @@
 // scripts/build-pkg.sh.
 import { TextTaskEngine } from 'mcp-task-core/receiver';
 import { refuseUnknownOptions } from './extras.js';
+import { StorageLoop } from './storage.js';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';
@@ -95,7 +96,21 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+
+/** Options that only mean something with `storage`: without it they would be ignored. */
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+
+/** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
+const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
+
+const noop = () => {};
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A -32603 error of the storage, with the StorageLoop's reason (`storage_unavailable`, ...). */
+function storageError(message, reason) {
+  return Object.assign(new TaskProtocolError(INTERNAL_ERROR, message), { reason });
+}
 
 /**
  * The default principal: the authenticated user, never a shared value. A verified token that
@@ -117,13 +132,16 @@ function defaultPrincipal(authInfo) {
 
 function checkOptions(options) {
   if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
-  if (options.storage !== undefined) {
-    throw new TypeError(
-      'TasksExtension does not take storage: its tasks live in this process. For durable tasks use WasmTaskStore ' +
-        'with redisStorage (mcp-task-core/sdk, mcp-task-core/redis) or TaskEngineObject (mcp-task-core/durable-object).',
-    );
-  }
   refuseUnknownOptions(options, OPTIONS);
+  if (options.storage === undefined || options.storage === null) {
+    const ignored = STORAGE_ONLY_OPTIONS.find((key) => options[key] !== undefined);
+    if (ignored !== undefined) throw new TypeError(`TasksExtension options.${ignored} is an option of the storage mode: it needs options.storage`);
+    // The engine's storage mode needs the loop that writes its records: given here, never alone.
+    if (options.engineOptions?.storage !== undefined) throw new TypeError('TasksExtension: give options.storage (the runtime sets the engine storage mode from it), not engineOptions.storage');
+  } else if (options.engine !== undefined) {
+    throw new TypeError('TasksExtension: give storage or engine, not both (the runtime creates the engine of its storage mode)');
+  }
+  if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('TasksExtension: onDamaged must be a function');
   for (const hook of ['principal', 'onerror', 'onaudit']) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`TasksExtension: ${hook} must be a function`);
   }
@@ -233,9 +251,8 @@ class TaskContext {
   }
 
   setStatus(message) {
-    if (this.taskId === undefined) return;
-    this._runtime._quietly(() => this._runtime.engine.setStatusMessage(this.taskId, message ?? null));
-    this._runtime._drain();
+    if (this.taskId === undefined) return undefined;
+    return this._runtime._setStatus(this.taskId, message);
   }
 }
 
@@ -251,8 +268,7 @@ class TaskHandle {
   }
 
   status(message) {
-    this._runtime._quietly(() => this._runtime.engine.setStatusMessage(this.taskId, message ?? null));
-    this._runtime._drain();
+    return this._runtime._setStatus(this.taskId, message);
   }
 
   requireInput(method, params) {
@@ -260,12 +276,12 @@ class TaskHandle {
   }
 
   complete(result) {
-    this._runtime._finish(this.taskId, () => this._runtime.engine.complete(this.taskId, JSON.stringify(result)));
+    return this._runtime._finish(this.taskId, (engine) => engine.complete(this.taskId, JSON.stringify(result)));
   }
 
   fail(error) {
     const object = jsonRpcErrorOf(error) ?? { code: INTERNAL_ERROR, message: String(error?.message ?? error) };
-    this._runtime._finish(this.taskId, () => this._runtime.engine.fail(this.taskId, JSON.stringify(object)));
+    return this._runtime._finish(this.taskId, (engine) => engine.fail(this.taskId, JSON.stringify(object)));
   }
 }
 
@@ -279,6 +295,23 @@ class TasksExtension {
     // A TaskEngine (object mode) is used through its TextTaskEngine: same tasks, JSON text.
     const engineOptions = { ...options.engineOptions };
     if (options.onaudit !== undefined && options.engine === undefined) engineOptions.audit = true;
+    // Storage mode: every change is written through the StorageLoop (mcp-task-core/storage), which
+    // alone drains the engine's outputs; see _op.
+    this._loop = null;
+    if (options.storage !== undefined && options.storage !== null) {
+      engineOptions.storage = { ...engineOptions.storage };
+      if (options.instanceId !== undefined) engineOptions.storage.instanceId = String(options.instanceId);
+      if (options.leaseMs !== undefined) engineOptions.storage.leaseMs = options.leaseMs;
+      if (options.cursorKey !== undefined) engineOptions.storage.cursorKey = String(options.cursorKey);
+      this._loop = new StorageLoop(options.storage, {
+        timeoutMs: options.storageTimeoutMs,
+        onDamaged: options.onDamaged,
+        onOutput: (out) => this._output(out),
+        engineError: (err) => (err?.code === 'damaged_record' ? storageError(err.message, 'damaged_record') : err),
+        storageError: (why) => storageError(`Task storage unavailable: ${why}`, 'storage_unavailable'),
+        conflictError: (n) => storageError(`Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
+      });
+    }
     this.engine = options.engine?.textEngine ?? options.engine ?? new TextTaskEngine(engineOptions);
     this._principalOf = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});
@@ -287,13 +320,14 @@ class TasksExtension {
     this._clock = typeof engineOptions.now === 'function' ? engineOptions.now : null;
     this._servers = new WeakMap();
     this._tasks = new Map(); // taskId -> { controller, inputs: Map<rawId, {resolve, reject}>, principal }
-    this._launches = new Map(); // taskId -> () => void, started on the engine's `execute`
+    this._launches = new Map(); // raw id of our tools/call -> (taskId) => void, started on the engine's `execute`
     // Open streams by the id the engine knows them by (raw JSON): an id minted here, random, never
     // the client's own (clients number their requests alike), each with the principal it serves.
     this._streams = new Map(); // streamId -> { context, deliver: (messageText | null) => void }
     this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
     this._timer = undefined;
     this._timerAt = null;
+    this._timerFailures = 0;
     this._closed = false;
     // Per-client limits: whose allowance each request spends (see quotaKeyOption).
     this._quotaKey = quotaKeyOption(options.quotaKey);
@@ -386,29 +420,32 @@ class TasksExtension {
    * From inside any tool handler: turns this call into a task and returns the
    * `CreateTaskResult` to return from the handler (the draft SDK's `tasks.create(ctx)`). Drive
    * the task with `handle(taskId)`. Throws -32021 when the client did not declare the extension.
+   * With `storage`, a promise of it, settled once the task is written.
    */
   create(ctx) {
     const state = this._serverOfCtx(ctx);
     const principal = this._principal(ctx.http?.authInfo);
     const text = this._requestText('tools/call', {}, ctx);
-    let response;
-    try {
-      response = this.engine.startTask(text, principal, { quotaKey: this._quotaKeyOf(ctx, principal) });
-    } catch (err) {
-      if (err?.code === 'invalid_argument') {
-        const refusal = new TaskProtocolError(MISSING_CAPABILITY, `Missing required client capability: ${err.message}`, {
-          requiredCapabilities: { extensions: { [EXTENSION_ID]: {} } },
-        });
-        state?.refusals.set(ctx.mcpReq.id, refusal);
-        throw refusal;
+    const quotaKey = this._quotaKeyOf(ctx, principal);
+    return this._op({ write: true }, (engine) => {
+      let response;
+      try {
+        response = engine.startTask(text, principal, { quotaKey });
+      } catch (err) {
+        if (err?.code === 'invalid_argument') {
+          const refusal = new TaskProtocolError(MISSING_CAPABILITY, `Missing required client capability: ${err.message}`, {
+            requiredCapabilities: { extensions: { [EXTENSION_ID]: {} } },
+          });
+          state?.refusals.set(ctx.mcpReq.id, refusal);
+          throw refusal;
+        }
+        throw err;
       }
-      throw err;
-    }
-    const result = JSON.parse(response).result;
-    this._track(result.taskId, principal);
-    state?.minted.set(ctx.mcpReq.id, result);
-    this._drain();
-    return result;
+      const result = JSON.parse(response).result;
+      this._track(result.taskId, principal);
+      state?.minted.set(ctx.mcpReq.id, result);
+      return result;
+    });
   }
 
   /** The handle of a live task this runtime created (see `create`). */
@@ -420,8 +457,7 @@ class TasksExtension {
 
   /** Cancels a task from the server side (its `signal` fires; `tasks/get` shows `cancelled`). */
   cancel(taskId, message) {
-    this._quietly(() => this.engine.cancel(taskId, message ?? null));
-    this._drain();
+    return this._quietly({ taskId, write: true }, (engine) => engine.cancel(taskId, message ?? null));
   }
 
   /**
@@ -483,30 +519,49 @@ class TasksExtension {
 
     const principal = this._principal(ctx.http?.authInfo);
     const quotaKey = this._quotaKeyOf(ctx, principal);
-    const text = this._requestText('tools/call', request.params, ctx);
+    const id = mintedId('server');
+    const text = this._requestText('tools/call', request.params, ctx, id);
     const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
     // 2025-11-25: the session's initialize capabilities govern what the task may ask for.
     if (!state.modern) inbound.clientCapabilities = server.server.getClientCapabilities?.();
-    const reply = this.engine.handle(text, principal, inbound);
-    if (reply === null) {
-      this._drain(); // the engine's `forward`: not a task
-      if (tool.policy === 'perCall' && (await tool.runAsTask(args, ctx))) {
-        let response;
+    const reply = await this._launching(id, tool, args, principal, ctx, (engine) => engine.handle(text, principal, inbound));
+    if (reply !== null) {
+      // Not null: a task (CreateTaskResult) or the engine's refusal; null: the engine's
+      // `forward`, not a task.
+      const parsed = JSON.parse(reply);
+      if (parsed.error !== undefined) throw new TaskProtocolError(parsed.error.code, parsed.error.message, parsed.error.data);
+      return parsed.result;
+    }
+    if (tool.policy === 'perCall' && (await tool.runAsTask(args, ctx))) {
+      const started = await this._launching(id, tool, args, principal, ctx, (engine) => {
         try {
-          response = this.engine.startTask(text, principal, { quotaKey });
+          return engine.startTask(text, principal, { quotaKey });
         } catch (err) {
           if (err?.code !== 'invalid_argument') throw err;
+          return null;
         }
-        if (response !== undefined) return this._launch(tool, args, JSON.parse(response).result, principal, ctx);
-      }
-      return wrapped(request, ctx);
+      });
+      if (started !== null) return JSON.parse(started).result;
     }
-    const parsed = JSON.parse(reply);
-    if (parsed.error !== undefined) {
-      this._drain();
-      throw new TaskProtocolError(parsed.error.code, parsed.error.message, parsed.error.data);
+    return wrapped(request, ctx);
+  }
+
+  /**
+   * `create(engine)`, which may create a task for our request `id` (the engine's reply text, or
+   * null): the tool's work starts on the task's `execute`. With storage the engine queues its
+   * reply behind the writes (a `send` in reply to `id`): it is caught here, once written.
+   */
+  async _launching(id, tool, args, principal, ctx, create) {
+    const rawId = JSON.stringify(id);
+    let queued = null;
+    this._launches.set(rawId, this._launcher(tool, args, principal, ctx));
+    if (this._loop !== null) this._streams.set(rawId, { context: principal, deliver: (message) => (queued = message ?? queued) });
+    try {
+      return (await this._op({ write: true }, create)) ?? queued;
+    } finally {
+      this._launches.delete(rawId);
+      this._streams.delete(rawId);
     }
-    return this._launch(tool, args, parsed.result, principal, ctx);
   }
 
   async _plainCall(state, wrapped, request, ctx) {
@@ -530,30 +585,29 @@ class TasksExtension {
     }
   }
 
-  /** The engine created a task (CreateTaskResult `created`): start the tool's work on `execute`. */
-  _launch(tool, args, created, principal, ctx) {
-    const taskId = created.taskId ?? created.task?.taskId;
-    const entry = this._track(taskId, principal);
+  /**
+   * What starts the tool's work on the `execute` of a task the call creates (see _launching).
+   */
+  _launcher(tool, args, principal, ctx) {
     const authInfo = ctx.http?.authInfo;
     // The work outlives the request: keep what identifies it, not the request's live context
     // (which holds its per-request server).
     const { id, method, _meta, envelope } = ctx.mcpReq;
     const mcpReq = Object.freeze({ id, method, _meta, envelope });
-    this._launches.set(taskId, () => {
+    return (taskId) => {
+      const entry = this._track(taskId, principal);
       const task = new TaskContext(this, taskId, entry.controller.signal, mcpReq, authInfo);
       Promise.resolve()
         .then(() => tool.handler(args, task))
         .then(
-          (result) => this._finish(taskId, () => this.engine.complete(taskId, JSON.stringify(result ?? {}))),
+          (result) => this._finish(taskId, (engine) => engine.complete(taskId, JSON.stringify(result ?? {}))),
           (err) => {
             const error = jsonRpcErrorOf(err);
-            if (error !== null) this._finish(taskId, () => this.engine.fail(taskId, JSON.stringify(error)));
-            else this._finish(taskId, () => this.engine.complete(taskId, JSON.stringify(toolErrorResult(err))));
+            if (error !== null) return this._finish(taskId, (engine) => engine.fail(taskId, JSON.stringify(error)));
+            return this._finish(taskId, (engine) => engine.complete(taskId, JSON.stringify(toolErrorResult(err))));
           },
         );
-    });
-    this._drain();
-    return created;
+    };
   }
 
   async _taskMethod(server, state, method, params, ctx) {
@@ -567,13 +621,24 @@ class TasksExtension {
     const id = mintedId('server');
     const text = this._requestText(method, full, ctx, id);
     const quotaKey = this._quotaKeyOf(ctx, principal);
-    const reply = this.engine.handle(text, principal, { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey });
-    if (reply !== null) {
-      this._drain();
-      return this._resultOf(reply);
-    }
-    // 2025-11-25 tasks/result on a running task: the answer (and any input request of the task)
-    // comes later, on this request's stream.
+    const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
+    // With storage: the named task is loaded first, and written when the method changes it.
+    const plan = method === 'tasks/list' ? { context: principal } : { taskId: params.taskId, write: method === 'tasks/update' || method === 'tasks/cancel' };
+    let waiting;
+    const reply = await this._op(plan, (engine) => {
+      const answer = engine.handle(text, principal, inbound);
+      // The stream is open before the engine's outputs for it are delivered.
+      if (answer === null) waiting = this._awaitResult(id, principal, ctx);
+      return answer;
+    });
+    return reply === null ? waiting : this._resultOf(reply);
+  }
+
+  /**
+   * 2025-11-25 tasks/result on a running task: the answer (and any input request of the task)
+   * comes later, on this request's stream.
+   */
+  _awaitResult(id, principal, ctx) {
     const rawId = JSON.stringify(id);
     return new Promise((resolve, reject) => {
       const deliver = (message) => {
@@ -602,21 +667,16 @@ class TasksExtension {
         'abort',
         () => {
           if (!this._streams.delete(rawId)) return;
-          this._quietly(() => this.engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }), principal));
-          this._drain();
+          this._quietly({}, (engine) => engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }), principal));
         },
         { once: true },
       );
-      this._drain();
     });
   }
 
   /** A side-channel request (2025-11-25) for the client, sent on the waiting tasks/result stream. */
   _relayRequest(request, principal, ctx) {
-    const answer = (body) => {
-      this._quietly(() => this.engine.handle(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }), principal));
-      this._drain();
-    };
+    const answer = (body) => this._quietly({ write: true }, (engine) => engine.handle(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }), principal));
     Promise.resolve()
       .then(() => ctx.mcpReq.send({ method: request.method, params: request.params }, ANY_RESULT))
       .then(
@@ -793,37 +853,66 @@ class TasksExtension {
     if (entry === undefined || entry.controller.signal.aborted) {
       return Promise.reject(entry?.controller.signal.reason ?? new TaskProtocolError(INVALID_PARAMS, `No running task ${taskId}`));
     }
-    let rawId;
-    try {
-      rawId = this.engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
-    } catch (err) {
-      // Input the client did not declare (mrtr.mdx): the JSON-RPC error the tool may catch, or
-      // throw on to fail the task with.
-      if (err?.code === 'capability_not_declared') {
-        return Promise.reject(new TaskProtocolError(MISSING_CAPABILITY, err.message, { requiredCapabilities: err.requiredCapabilities }));
+    let pending;
+    const answer = new Promise((resolve, reject) => (pending = { resolve, reject }));
+    let asked;
+    const ask = (engine) => {
+      let rawId;
+      try {
+        rawId = engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
+      } catch (err) {
+        // Input the client did not declare (mrtr.mdx): the JSON-RPC error the tool may catch, or
+        // throw on to fail the task with.
+        if (err?.code === 'capability_not_declared') {
+          throw new TaskProtocolError(MISSING_CAPABILITY, err.message, { requiredCapabilities: err.requiredCapabilities });
+        }
+        throw err;
       }
+      // Asked again (the stored task had changed meanwhile): the answer is to the latest request.
+      if (asked !== undefined) entry.inputs.delete(asked);
+      asked = rawId;
+      entry.inputs.set(rawId, pending);
+    };
+    try {
+      return Promise.resolve(this._op({ taskId, write: true }, ask)).then(() => answer);
+    } catch (err) {
       return Promise.reject(err);
     }
-    const answer = new Promise((resolve, reject) => entry.inputs.set(rawId, { resolve, reject }));
-    this._drain();
-    return answer;
   }
 
-  /** Reports an outcome; a task that was cancelled or expired meanwhile keeps its state. */
+  _setStatus(taskId, message) {
+    return this._quietly({ taskId, write: true }, (engine) => engine.setStatusMessage(taskId, message ?? null));
+  }
+
+  /**
+   * Reports an outcome; a task that was cancelled or expired meanwhile keeps its state. With
+   * storage, tried again while the storage is unavailable: an outcome is never dropped.
+   */
   _finish(taskId, report) {
     const entry = this._tasks.get(taskId);
-    try {
-      report();
-    } catch (err) {
-      if (!['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code)) this._onerror(err);
+    const settle = () => entry !== undefined && this._settle(taskId, entry);
+    if (this._loop === null) {
+      try {
+        report(this.engine);
+      } catch (err) {
+        if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
+      }
+      settle();
+      this._drain();
+      return undefined;
     }
-    if (entry !== undefined) this._settle(taskId, entry);
-    this._drain();
+    const attempt = (n) =>
+      this._op({ taskId, write: true }, report).then(settle, (err) => {
+        if (err?.reason === 'storage_unavailable' && !this._closed) return sleep(Math.min(100 * n, 1000)).then(() => attempt(n + 1));
+        settle();
+        if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
+        return undefined;
+      });
+    return attempt(1);
   }
 
   _settle(taskId, entry, reason) {
     this._tasks.delete(taskId);
-    this._launches.delete(taskId);
     if (reason !== undefined) {
       entry.controller.abort(abortError(reason));
       for (const pending of entry.inputs.values()) pending.reject(abortError(reason));
@@ -831,54 +920,81 @@ class TasksExtension {
     entry.inputs.clear();
   }
 
-  _quietly(fn) {
+  /**
+   * One engine operation: `fn(engine)`, then its outputs delivered and the timer armed. In
+   * memory, at once (its value, or its throw). With storage, through the StorageLoop (a
+   * promise): `plan` names the task to load first and whether `fn` changes it (see
+   * StorageLoop.run); the outputs are delivered once the change is written.
+   */
+  _op(plan, fn) {
+    if (this._loop === null) {
+      try {
+        return fn(this.engine);
+      } finally {
+        this._drain();
+      }
+    }
+    return this._loop.run(this.engine, plan, fn).finally(() => this._arm());
+  }
+
+  /** `_op` for its effect: errors go to `onerror` (those of a task that ended meanwhile to none). */
+  _quietly(plan, fn) {
+    const report = (err) => {
+      if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
+    };
     try {
-      return fn();
+      const done = this._op(plan, fn);
+      return this._loop === null ? undefined : done.then(noop, report);
     } catch (err) {
-      if (!['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code)) this._onerror(err);
+      report(err);
       return undefined;
     }
   }
 
+  /** Delivers the engine's outputs (in storage mode the StorageLoop drains them, through _output). */
   _drain() {
-    for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
-      switch (out.kind) {
-        case 'execute': {
-          const launch = this._launches.get(out.taskId);
-          this._launches.delete(out.taskId);
-          launch?.();
-          break;
-        }
-        case 'cancelled':
-        case 'expired': {
-          const entry = this._tasks.get(out.taskId);
-          if (entry !== undefined) this._settle(out.taskId, entry, out.kind);
-          break;
-        }
-        case 'inputResponse': {
-          const pending = this._tasks.get(out.taskId)?.inputs.get(out.requestId);
-          if (pending !== undefined) {
-            this._tasks.get(out.taskId).inputs.delete(out.requestId);
-            const response = JSON.parse(out.response);
-            if (response.error !== undefined) pending.reject(new TaskProtocolError(response.error.code, response.error.message, response.error.data));
-            else pending.resolve(response.result);
-          }
-          break;
-        }
-        case 'send':
-          this._deliver(out);
-          break;
-        case 'audit':
-          this._report(this._onaudit, out);
-          break;
-        case 'outputsDropped':
-          this._onerror(Object.assign(new Error(`The engine's output queue was full: ${out.count} notifications or audit records were dropped`), { code: 'outputs_dropped', count: out.count }));
-          break;
-        default:
-          break; // forward: handled by the caller
-      }
+    if (this._loop === null) {
+      for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) this._output(out);
     }
     this._arm();
+  }
+
+  _output(out) {
+    switch (out.kind) {
+      case 'execute': {
+        // The launch waits under the id of the request that created the task.
+        const launch = this._launches.get(JSON.stringify(JSON.parse(out.request).id));
+        launch?.(out.taskId);
+        break;
+      }
+      case 'cancelled':
+      case 'expired': {
+        const entry = this._tasks.get(out.taskId);
+        if (entry !== undefined) this._settle(out.taskId, entry, out.kind);
+        break;
+      }
+      case 'inputResponse': {
+        const pending = this._tasks.get(out.taskId)?.inputs.get(out.requestId);
+        if (pending !== undefined) {
+          this._tasks.get(out.taskId).inputs.delete(out.requestId);
+          const response = JSON.parse(out.response);
+          if (response.error !== undefined) pending.reject(new TaskProtocolError(response.error.code, response.error.message, response.error.data));
+          else pending.resolve(response.result);
+        }
+        break;
+      }
+      case 'send':
+        this._deliver(out);
+        break;
+      case 'audit':
+        this._report(this._onaudit, out);
+        break;
+      case 'outputsDropped':
+        this._onerror(Object.assign(new Error(`The engine's output queue was full: ${out.count} notifications or audit records were dropped`), { code: 'outputs_dropped', count: out.count }));
+        break;
+      default:
+        break; // forward: handled by the caller
+    }
   }
 
   /**
@@ -913,12 +1029,33 @@ class TasksExtension {
     this._timer = undefined;
     this._timerAt = due;
     if (due === null) return;
+    this._setTimer(Math.max(0, due - (this._clock === null ? Date.now() : this._clock())));
+  }
+
+  _setTimer(delay) {
     this._timer = setTimeout(() => {
       this._timer = undefined;
       this._timerAt = null;
-      this.engine.handleTimeout();
-      this._drain();
-    }, Math.max(0, due - (this._clock === null ? Date.now() : this._clock())));
+      if (this._loop === null) {
+        this.engine.handleTimeout();
+        this._drain();
+        return;
+      }
+      // Lease renewals and checks, expiry, written; while the storage does not answer, again
+      // soon (a lease outlives a few misses).
+      this._loop.tick(this.engine).then(
+        () => {
+          this._timerFailures = 0;
+          this._arm();
+        },
+        () => {
+          this._timerFailures++;
+          if (this._closed || this._timer !== undefined) return;
+          this._timerAt = -1;
+          this._setTimer(Math.min(100 * 2 ** this._timerFailures, 2000));
+        },
+      );
+    }, delay);
     this._timer.unref?.();
   }
 }

@@ -1,6 +1,6 @@
 // mcp-task-core/storage (ESM): the host loop of a TextTaskEngine in storage mode over a TaskStorage
 // ({ load, loadContext, write }, e.g. redisStorage from mcp-task-core/redis). WasmTaskStore
-// (mcp-task-core/sdk) runs on it; any other host (an SDK 2.x runtime, a custom server) can too.
+// (mcp-task-core/sdk) and TasksExtension (mcp-task-core/server) run on it; a custom host can too.
 // Glue only: the engine decides every status; this loads records, writes the engine's
 // `persist` outputs with a compare-and-set before anything after them is delivered, restores
 // the stored record on a conflict and runs the operation again.

@@ -156,16 +156,6 @@ pub struct StorageMode {
     pub lease_ms: u64,
 }
 
-impl StorageMode {
-    /// A storage mode with a random instance id and a 30 s lease.
-    pub fn with_random_instance() -> StorageMode {
-        let mut bytes = [0u8; 8];
-        let _ = crate::random::fill(&mut bytes);
-        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        StorageMode { instance_id: id, lease_ms: 30_000 }
-    }
-}
-
 impl Default for Config {
     fn default() -> Self {
         Config {

@@ -74,6 +74,18 @@ impl Node {
         Ok(rest)
     }
 
+    /// Runs the next heartbeat (due within one poll interval of T), which must conflict with a
+    /// change another instance wrote: restores the stored record and returns what followed.
+    fn next_heartbeat_conflicts(&mut self, clock: &ManualClock, storage: &mut MapStorage) -> Vec<Output> {
+        let heartbeat = self.engine.next_deadline().unwrap();
+        assert!(heartbeat <= T + 1_000, "renewed at least every poll interval");
+        clock.set(heartbeat);
+        self.engine.handle_timeout();
+        let (_, current) = self.drain(storage).expect_err("the renewal conflicts with the other instance's change");
+        self.engine.storage().restore(&current.unwrap()).unwrap();
+        self.drain(storage).unwrap()
+    }
+
     /// Loads the storage's copy of a task before acting on it (another instance may have changed it).
     fn load(&mut self, storage: &MapStorage, task_id: &str) {
         match storage.records.get(task_id) {
@@ -231,15 +243,65 @@ fn a_cancel_on_another_instance_reaches_the_running_work_within_a_poll_interval(
     let outs = b.drain(&mut storage).unwrap();
     assert_eq!(reply_of(&outs)["result"]["status"], "cancelled");
     // A's next heartbeat comes within one poll interval and finds the new version.
-    let heartbeat = a.engine.next_deadline().unwrap();
-    assert!(heartbeat <= T + 1_000, "renewed at least every poll interval");
-    clock.set(heartbeat);
-    a.engine.handle_timeout();
-    let (_, current) = a.drain(&mut storage).expect_err("the renewal conflicts with the cancel");
-    a.engine.storage().restore(&current.unwrap()).unwrap();
-    let outs = a.drain(&mut storage).unwrap();
+    let outs = a.next_heartbeat_conflicts(&clock, &mut storage);
     assert!(outs.iter().any(|o| matches!(o, Output::Event(Event::Cancelled { task_id, .. }) if task_id == "t1")), "{outs:?}");
     assert_eq!(a.engine.sdk_store().get_task("t1", Some("s")).unwrap().status, TaskStatus::Cancelled);
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn an_answer_on_another_instance_reaches_the_waiting_work_within_a_poll_interval() {
+    let clock = ManualClock::new(T);
+    let mut storage = MapStorage::default();
+    let mut a = node("a", &clock, "t");
+    let mut b = node("b", &clock, "u");
+    let envelope = json!({"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}});
+    let call = json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","_meta":envelope}});
+    a.engine.handle_message(&call.to_string(), Some("s"));
+    a.drain(&mut storage).unwrap();
+    let asked = a
+        .engine
+        .request_input(
+            "t1",
+            "elicitation/create",
+            Some(r#"{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{}}}"#),
+        )
+        .unwrap();
+    a.drain(&mut storage).unwrap();
+    // B takes the answer: the task goes on, and the answer waits in the record for A.
+    b.load(&storage, "t1");
+    let answer = json!({"action":"accept","content":{"name":"Ada"}});
+    let update = json!({"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{"taskId":"t1","inputResponses":{"t1/input/1":answer},"_meta":envelope}});
+    b.engine.handle_message(&update.to_string(), Some("s"));
+    let outs = b.drain(&mut storage).unwrap();
+    assert!(reply_of(&outs).get("result").is_some(), "{outs:?}");
+    let stored: Value = serde_json::from_str(&storage.records["t1"].1).unwrap();
+    assert_eq!((stored["status"].as_str(), stored["answers"][0]["id"].as_str()), (Some("working"), Some(asked.as_str())));
+    // Another write by B (a status message) keeps the answer for A.
+    b.engine.set_status_message("t1", Some("answered")).unwrap();
+    b.drain(&mut storage).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&storage.records["t1"].1).unwrap()["answers"][0]["id"], asked.as_str());
+    // A's next heartbeat conflicts, restores the record and hands the answer to the work.
+    let outs = a.next_heartbeat_conflicts(&clock, &mut storage);
+    let delivered: Vec<Value> = outs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Event(Event::InputResponse { task_id, request_id, response, .. })
+                if task_id == "t1" && request_id.as_ref() == asked =>
+            {
+                Some(serde_json::from_str(response).unwrap())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(delivered.len(), 1, "{outs:?}");
+    assert_eq!(delivered[0]["result"], answer);
+    // Taken: the record no longer carries it, and a later restore delivers nothing again.
+    let stored: Value = serde_json::from_str(&storage.records["t1"].1).unwrap();
+    assert!(stored.get("answers").is_none(), "{stored}");
+    a.engine.storage().restore(&storage.records["t1"].1).unwrap();
+    assert!(!a.drain(&mut storage).unwrap().iter().any(|o| matches!(o, Output::Event(Event::InputResponse { .. }))));
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -18,6 +18,9 @@
 //   PORT=3000 node server.mjs        (PORT=0 or unset: a free port; prints "listening on <url>")
 //   STEP_MS=n                         the demo tools' step (default 150)
 //   TIME_SCALE=x                      slow_compute sleeps seconds * x (default 1; tests speed it up)
+//   REDIS_URL=redis://127.0.0.1:6379  durable tasks: kept in Redis (mcp-task-core/redis, needs
+//                                     `ioredis`), so they survive a restart and every instance on
+//                                     the same Redis serves them; unset: in this process's memory
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { McpServer, WebStandardStreamableHTTPServerTransport, createMcpHandler, inputRequired, isLegacyRequest } from '@modelcontextprotocol/server';
@@ -44,8 +47,18 @@ const text = (value) => ({ content: [{ type: 'text', text: value }] });
 // anonymous 2026-07-28 request, so each client has its own allowance (rate, running tasks, bytes).
 const ADDRESS_HEADER = 'x-client-address';
 
+// Durable tasks: the storage every instance on the same Redis shares (see REDIS_URL above).
+async function redisOption(url) {
+  if (!url) return {};
+  const [{ default: Redis }, { redisStorage }] = await Promise.all([import('ioredis'), import('mcp-task-core/redis')]);
+  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  redis.on('error', (err) => log(`redis: ${err.message}`)); // it reconnects; requests meanwhile get -32603
+  return { storage: redisStorage(redis) };
+}
+
 // One runtime (one engine) for the process; every per-request McpServer shares it.
 const tasks = new TasksExtension({
+  ...(await redisOption(process.env.REDIS_URL)),
   engineOptions: { ttl: { defaultMs: 600_000, maxMs: 3_600_000 }, pollIntervalMs: 200 },
   onerror: (err) => log(`error: ${err?.stack ?? err}`),
   quotaKey: { addressHeader: ADDRESS_HEADER },
@@ -139,7 +152,7 @@ function createServer() {
         },
       });
     }
-    const created = tasks.create(ctx);
+    const created = await tasks.create(ctx); // with storage, once the task is written
     const handle = tasks.handle(created.taskId);
     sleep(STEP_MS, handle.signal).then(
       () => handle.complete(text(`Hello, ${reply.content.name}!`)),

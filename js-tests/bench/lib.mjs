@@ -16,7 +16,7 @@ process.env.BENCH_PKG_DIR = PKG_DIR;
 export const T0 = Date.parse('2025-11-25T00:00:00.000Z');
 
 /**
- * The clock of the P1 phases, in ms: wall time, or with BENCH_CPU_TIME=1 this process's CPU time
+ * The clock of the P1, P2 and P2e phases, in ms: wall time, or with BENCH_CPU_TIME=1 this process's CPU time
  * (user + system, all its threads), which other processes on a loaded machine do not inflate.
  */
 export const phaseClock = process.env.BENCH_CPU_TIME === '1' ? () => {

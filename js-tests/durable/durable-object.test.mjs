@@ -7,9 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { Miniflare } from 'miniflare';
 import { installPackage } from '../helpers/package.mjs';
-import { collectModules, DEFAULT_COMPATIBILITY_DATE, uniqueModules } from '../helpers/workerd.mjs';
+import { startWorker } from './fixtures/do-miniflare.mjs';
 import { sleep, until } from './lib.mjs';
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures', 'do-worker.mjs');
@@ -24,47 +23,8 @@ after(() => {
   if (persistDir) fs.rmSync(persistDir, { recursive: true, force: true });
 });
 
-/** The file an export condition of the installed package names (the exports map is under test). */
-function exported(subpath, condition) {
-  let target = pkg.packageJson.exports[subpath];
-  while (target && typeof target === 'object') target = target[condition] ?? target.import ?? target.default;
-  assert.ok(target, `exports["${subpath}"] has no ${condition} entry`);
-  return path.resolve(pkg.installed, target);
-}
-
 async function startMiniflare() {
-  const root = pkg.installed;
-  const modules = [
-    { type: 'ESModule', path: path.join(root, '__worker__.mjs'), contents: fs.readFileSync(FIXTURE, 'utf8') },
-    { type: 'ESModule', path: path.join(root, 'mcp-task-core'), contents: `export * from './${path.relative(root, exported('.', 'workerd'))}';\n` },
-    {
-      type: 'ESModule',
-      path: path.join(root, 'mcp-task-core/durable-object'),
-      contents: `export * from '../${path.relative(root, exported('./durable-object', 'workerd'))}';\n`,
-    },
-    // The adapter imports the receiver-only entry.
-    {
-      type: 'ESModule',
-      path: path.join(root, 'mcp-task-core/receiver'),
-      contents: `export * from '../${path.relative(root, exported('./receiver', 'workerd'))}';\n`,
-    },
-    // The entries and every module they import relatively (the wasm as CompiledWasm).
-    ...uniqueModules([
-      ...collectModules(exported('./durable-object', 'workerd'), root),
-      ...collectModules(exported('.', 'workerd'), root),
-      ...collectModules(exported('./receiver', 'workerd'), root),
-    ]),
-  ];
-  const mf = new Miniflare({
-    host: '127.0.0.1',
-    port: 0,
-    compatibilityDate: DEFAULT_COMPATIBILITY_DATE,
-    modulesRoot: root,
-    modules,
-    durableObjects: { TASKS: { className: 'Tasks', useSQLite: true } },
-    durableObjectsPersist: persistDir,
-  });
-  const url = await mf.ready;
+  const { mf, url } = await startWorker({ pkg, source: fs.readFileSync(FIXTURE, 'utf8'), bindings: { TASKS: 'Tasks' }, persist: persistDir });
   let nextId = 1;
   const rpc = async (tenant, method, params) => {
     const res = await fetch(new URL('/mcp', url), {

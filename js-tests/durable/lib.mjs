@@ -13,6 +13,8 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const SERVER_FIXTURE = path.join(HERE, 'fixtures', 'redis-server.mjs');
+/** The SDK 2.x server (TasksExtension on Redis, 2026-07-28): `startServer({ fixture: SDK2_FIXTURE })`. */
+export const SDK2_FIXTURE = path.join(HERE, 'fixtures', 'sdk2-redis-server.mjs');
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -55,6 +57,38 @@ function waitForLine(child, pattern, what, ms = 15_000) {
       reject(new Error(`${what} exited (${code ?? signal}) before ${pattern}; output:\n${seen}`));
     });
   });
+}
+
+/**
+ * After an instance was killed at `killedAt`: waits until every task of `ids` is failed by its
+ * lease, as `read(id)` shows it (until then each keeps the status `wasStatus(id)`), and checks
+ * when: not before the lease could have run out (`leaseMs - pollMs`, the last renewal), at most
+ * 1 s after it. `check(task)` looks at each failed task too. Returns `{ min, max }` ms after the kill.
+ */
+export async function untilFailedByLease({ ids, read, wasStatus, killedAt, leaseMs, pollMs, check = () => {} }) {
+  const failedAfter = new Map();
+  await until(
+    async () => {
+      for (const id of ids) {
+        if (failedAfter.has(id)) continue;
+        const task = await read(id);
+        if (task.status === 'failed') {
+          failedAfter.set(id, Date.now() - killedAt);
+          assert.match(task.statusMessage, /lease ran out/, `${id}: ${task.statusMessage}`);
+          check(task);
+        } else assert.equal(task.status, wasStatus(id), `${id} before its lease ran out`);
+      }
+      return failedAfter.size === ids.length;
+    },
+    'the lease to fail the dead worker’s tasks',
+    leaseMs + 3000,
+    50,
+  );
+  const times = [...failedAfter.values()];
+  const [min, max] = [Math.min(...times), Math.max(...times)];
+  assert.ok(min >= leaseMs - pollMs - 50, `failed ${min} ms after the kill: before the lease could have run out`);
+  assert.ok(max <= leaseMs + 1000, `failed ${max} ms after the kill: later than leaseMs (${leaseMs}) + 1 s`);
+  return { min, max };
 }
 
 /**
@@ -102,14 +136,16 @@ export async function startRedis() {
 }
 
 /**
- * One MCP server process on Redis (fixtures/redis-server.mjs). `events` collects its JSON lines.
+ * One MCP server process on Redis (`fixture`: fixtures/redis-server.mjs, the SDK 1.x store, or
+ * SDK2_FIXTURE). `events` collects its JSON lines.
  */
-export async function startServer({ redisPort, name, leaseMs = 3000, pollMs = 200, storageTimeoutMs = 1500, port = 0, cursorKey, pageSize = 50 }) {
+export async function startServer({ fixture = SERVER_FIXTURE, redisPort, name, leaseMs = 3000, pollMs = 200, storageTimeoutMs = 1500, port = 0, cursorKey, pageSize }) {
   const child = spawn(
     process.execPath,
     [
-      SERVER_FIXTURE,
-      ...['--redis-port', redisPort, '--name', name, '--lease-ms', leaseMs, '--poll-ms', pollMs, '--storage-timeout-ms', storageTimeoutMs, '--port', port, '--page-size', pageSize].map(String),
+      fixture,
+      ...['--redis-port', redisPort, '--name', name, '--lease-ms', leaseMs, '--poll-ms', pollMs, '--storage-timeout-ms', storageTimeoutMs, '--port', port].map(String),
+      ...(pageSize !== undefined ? ['--page-size', String(pageSize)] : []),
       ...(cursorKey ? ['--cursor-key', cursorKey] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
@@ -181,12 +217,39 @@ export async function startProxy(backends) {
 let nextId = 1;
 const clientAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
+/** The `_meta` envelope of a 2026-07-28 request: the tasks extension and form elicitation declared. */
+const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'durable-tests', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+};
+
+/** The JSON-RPC message answering `id` in a JSON or SSE body. */
+function messageOf(text, id) {
+  if (!text.startsWith('event:') && !text.startsWith('data:')) return JSON.parse(text);
+  const found = text
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => JSON.parse(line.slice(5)))
+    .find((m) => m.id === id && m.method === undefined);
+  if (found === undefined) throw new Error('no response in the SSE stream');
+  return found;
+}
+
 /**
  * One JSON-RPC request over Streamable HTTP (JSON response mode). Returns
- * `{ result?, error?, servedBy, status }`; `timeoutMs` bounds the wait.
+ * `{ result?, error?, servedBy, status }`; `timeoutMs` bounds the wait. `modern`: a 2026-07-28
+ * request (the envelope, Mcp-Method and Mcp-Name headers), as the SDK 2.x server takes it.
  */
-export function rpc(url, method, params, { timeoutMs = 10_000 } = {}) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
+export function rpc(url, method, params, { timeoutMs = 10_000, modern = false } = {}) {
+  const id = nextId++;
+  const headers = { 'mcp-protocol-version': '2025-11-25' };
+  if (modern) {
+    params = { ...params, _meta: { ...params?._meta, ...MODERN_ENVELOPE } };
+    const name = method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
+    Object.assign(headers, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method }, typeof name === 'string' ? { 'mcp-name': name } : {});
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method, params });
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.request(
@@ -199,7 +262,7 @@ export function rpc(url, method, params, { timeoutMs = 10_000 } = {}) {
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2025-11-25',
+          ...headers,
           'content-length': Buffer.byteLength(body),
         },
         timeout: timeoutMs,
@@ -212,7 +275,7 @@ export function rpc(url, method, params, { timeoutMs = 10_000 } = {}) {
           const servedBy = res.headers['x-served-by'];
           let msg;
           try {
-            msg = JSON.parse(text);
+            msg = messageOf(text, id);
           } catch {
             return resolve({ status: res.statusCode, servedBy, raw: text });
           }

@@ -2,6 +2,7 @@
 // (as a user's project has them), and an in-process client for a `createMcpHandler` handler
 // (web-standard `fetch(Request)`: no sockets) that speaks 2026-07-28 or 2025-11-25.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -90,6 +91,34 @@ export async function waitFor(client, taskId, predicate, { ms = 5_000, opts } = 
     if (Date.now() > until) assert.fail(`task ${taskId} never reached the expected state; last: ${JSON.stringify(task)}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * `node file` in `dir` (a scratch project) with `env` added: `{ child, out, exit }`, `out`
+ * collecting stdout and stderr, `exit` resolving to `{ code, signal }`.
+ */
+export function runNode(dir, file, env) {
+  const child = spawn(process.execPath, [file], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const state = { out: '' };
+  child.stdout.on('data', (d) => (state.out += d));
+  child.stderr.on('data', (d) => (state.out += d));
+  state.exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return Object.assign(state, { child });
+}
+
+/** The URL a `runNode` server prints (`listening on <url>`, as examples/sdk2-server does). */
+export function listeningUrl(server, ms = 20_000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not listen:\n${server.out}`)), ms);
+    server.child.stdout.on('data', () => {
+      const m = /^listening on (http:\S+)$/m.exec(server.out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    server.exit.then(() => reject(new Error(`server exited:\n${server.out}`)));
+  });
 }
 
 export const terminal = (task) => ['completed', 'failed', 'cancelled'].includes(task.status);

@@ -6,12 +6,11 @@
 // server: a task, a cancelled task, a tool error. The client checks every outcome it sees and
 // exits non-zero on any surprise; this test checks its exit code and transcript.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { REPO_ROOT } from '../helpers/package.mjs';
-import { installWithSdk2 } from './harness.mjs';
+import { installWithSdk2, listeningUrl, runNode } from './harness.mjs';
 
 let pkg;
 before(() => {
@@ -21,29 +20,12 @@ before(() => {
 });
 after(() => pkg?.cleanup());
 
-function run(file, env) {
-  const child = spawn(process.execPath, [file], { cwd: pkg.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const state = { out: '' };
-  child.stdout.on('data', (d) => (state.out += d));
-  child.stderr.on('data', (d) => (state.out += d));
-  state.exit = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return Object.assign(state, { child });
-}
+const run = (file, env) => runNode(pkg.dir, file, env);
 
 test('ext-tasks (the official requester) drives the SDK 2.x server: input, cancel, errors, on 2026-07-28 and 2025-11-25', { timeout: 90_000 }, async () => {
   const server = run('server.mjs', { PORT: '0', STEP_MS: '30' });
   try {
-    const url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`server did not listen:\n${server.out}`)), 20_000);
-      server.child.stdout.on('data', () => {
-        const m = /^listening on (http:\S+)$/m.exec(server.out);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      server.exit.then(() => reject(new Error(`server exited:\n${server.out}`)));
-    });
+    const url = await listeningUrl(server);
     const client = run('client.mjs', { MCP_URL: url });
     const { code } = await client.exit;
     assert.equal(code, 0, `client failed:\n${client.out}\n--- server ---\n${server.out}`);

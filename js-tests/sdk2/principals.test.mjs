@@ -208,9 +208,15 @@ test('the default principal is the token subject: the same OAuth client never me
   await handler.close?.();
 });
 
-test('TasksExtension options: unknown keys, storage and audit without a hook are refused; audit records reach onaudit', async () => {
+test('TasksExtension options: unknown keys, a storage that is not one, storage options without it and audit without a hook are refused; audit records reach onaudit', async () => {
   assert.throws(() => new mod.TasksExtension({ principle: () => null }), /options\.principle is not an option \(known here: engine, engineOptions, principal, quotaKey, onerror, onaudit/);
-  assert.throws(() => new mod.TasksExtension({ storage: {} }), /does not take storage/);
+  assert.throws(() => new mod.TasksExtension({ storage: {} }), /options\.storage\.load must be a function/);
+  assert.throws(() => new mod.TasksExtension({ leaseMs: 3000 }), /options\.leaseMs is an option of the storage mode: it needs options\.storage/);
+  assert.throws(() => new mod.TasksExtension({ engineOptions: { storage: { leaseMs: 3000 } } }), /give options\.storage/);
+  const storage = { load: async () => null, loadContext: async () => [], write: async (ps) => ps.map(() => null) };
+  const { TextTaskEngine } = await pkg.importEsm();
+  assert.throws(() => new mod.TasksExtension({ storage, engine: new TextTaskEngine() }), /give storage or engine, not both/);
+  assert.throws(() => new mod.TasksExtension({ storage, cursorKey: 'short' }), /cursorKey must be 32 hexadecimal digits/);
   assert.throws(() => new mod.TasksExtension({ engineOptions: { audit: true } }), /audit needs onaudit/);
   const records = [];
   const { serve } = setup({ onaudit: (record) => records.push(record) });

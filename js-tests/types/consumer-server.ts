@@ -6,11 +6,14 @@ import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
 import type { TaskContext, TaskCreatedResult, TaskHandle, TaskToolPolicy } from 'mcp-task-core/server';
+import type { TaskStorage } from 'mcp-task-core/storage';
 import * as z from 'zod';
 
 const tasks = new TasksExtension({ engineOptions: { ttl: { defaultMs: 60_000 } }, principal: (auth) => auth?.clientId ?? null, onerror: () => {} });
 new TasksExtension({ quotaKey: { addressHeader: 'x-forwarded-for' } });
 new TasksExtension({ quotaKey: (ctx, principal) => ctx.sessionId ?? principal });
+declare const storage: TaskStorage;
+new TasksExtension({ storage, instanceId: 'web-1', leaseMs: 30_000, storageTimeoutMs: 5_000, onDamaged: (detail: string, taskId: string) => void [detail, taskId] });
 // @ts-expect-error: a header name, not a function's answer
 new TasksExtension({ quotaKey: 'x-forwarded-for' });
 const policy: TaskToolPolicy = 'optional';
@@ -32,7 +35,7 @@ const handler = tasks.withTaskListen(
     }));
     server.registerTool('later', { inputSchema: z.object({}) }, async (_args, ctx: ServerContext) => {
       if (ctx.mcpReq.inputResponses === undefined) return inputRequired({ requestState: 'r1' });
-      const created: TaskCreatedResult = tasks.create(ctx);
+      const created: TaskCreatedResult = await tasks.create(ctx);
       const handle: TaskHandle = tasks.handle(created.taskId);
       handle.status('working');
       void handle.requireInput<{ action: string }>('elicitation/create', { mode: 'form', message: 'ok?', requestedSchema: { type: 'object', properties: {} } }).then((r) => {

@@ -43,10 +43,12 @@ struct Stored<'a> {
     /// The input kinds the requestor declared (capability paths, e.g. `"elicitation.form"`).
     /// Absent: no declaration reached the engine (and in records written before it was kept).
     input_capabilities: Option<Vec<Cow<'a, str>>>,
+    /// Answers for the instance that runs the work: (raw JSON id, JSON-RPC response).
+    answers: Vec<(String, Json<'a>)>,
 }
 
 /// The record's members, in the order they are written.
-const RECORD_KEYS: [&str; 18] = [
+const RECORD_KEYS: [&str; 19] = [
     "v",
     "id",
     "context",
@@ -65,6 +67,7 @@ const RECORD_KEYS: [&str; 18] = [
     "inputs",
     "lease",
     "inputCapabilities",
+    "answers",
 ];
 
 /// A member that may be absent or `null`.
@@ -87,25 +90,10 @@ fn number<T: std::str::FromStr>(value: Json<'_>, key: &str) -> Result<T, String>
 impl<'a> Stored<'a> {
     fn read(record: &'a str) -> Result<Stored<'a>, String> {
         let value = Json::parse(record).map_err(|e| e.to_string())?;
-        let [v, id, context, kind, dialect, status, status_message, created_at, updated_at, ttl, poll_interval, result, error, token, sent, inputs, lease, caps] =
+        let [v, id, context, kind, dialect, status, status_message, created_at, updated_at, ttl, poll_interval, result, error, token, sent, inputs, lease, caps, answers] =
             members(value, RECORD_KEYS)?;
-        let mut stored_inputs = Vec::new();
-        if let Some(list) = present(inputs) {
-            let mut bad = None;
-            each_item(list.get(), &mut |item| {
-                let read = members(Json::trusted(item), ["id", "request"]).and_then(|[id, request]| {
-                    Ok((text(required(id, "inputs[].id")?, "inputs[].id")?.into_owned(), required(request, "inputs[].request")?))
-                });
-                match read {
-                    Ok(input) => stored_inputs.push(input),
-                    Err(e) => bad = Some(e),
-                }
-            })
-            .ok_or("`inputs` must be an array")?;
-            if let Some(e) = bad {
-                return Err(e);
-            }
-        }
+        let stored_inputs = id_pairs(inputs, "inputs", "request")?;
+        let answers = id_pairs(answers, "answers", "response")?;
         let lease = match present(lease) {
             None => None,
             Some(l) => {
@@ -147,8 +135,41 @@ impl<'a> Stored<'a> {
             inputs: stored_inputs,
             lease,
             input_capabilities,
+            answers,
         })
     }
+}
+
+/// A record's list of `{ "id": string, <key>: any JSON }` (absent: empty).
+fn id_pairs<'a>(list: Option<Json<'a>>, name: &str, key: &str) -> Result<Vec<(String, Json<'a>)>, String> {
+    let mut pairs = Vec::new();
+    let Some(list) = present(list) else { return Ok(pairs) };
+    let mut bad = None;
+    each_item(list.get(), &mut |item| {
+        let read = members(Json::trusted(item), ["id", key])
+            .and_then(|[id, value]| Ok((text(required(id, "[].id")?, "[].id")?.into_owned(), required(value, key)?)));
+        match read {
+            Ok(pair) => pairs.push(pair),
+            Err(e) => bad = Some(format!("`{name}`: {e}")),
+        }
+    })
+    .ok_or_else(|| format!("`{name}` must be an array"))?;
+    bad.map_or(Ok(pairs), Err)
+}
+
+/// `[{"id":..,"<key>":..},..]` of raw JSON values.
+fn push_id_pairs<'v>(out: &mut String, key: &str, pairs: impl Iterator<Item = (&'v str, &'v str)>) {
+    out.push('[');
+    for (i, (id, value)) in pairs.enumerate() {
+        out.push_str(if i == 0 { "{\"id\":" } else { ",{\"id\":" });
+        push_json_string(out, id);
+        out.push(',');
+        push_json_string(out, key);
+        out.push(':');
+        out.push_str(value);
+        out.push('}');
+    }
+    out.push(']');
 }
 
 fn dialect_name(d: Dialect) -> &'static str {
@@ -162,9 +183,9 @@ fn push_key(out: &mut String, key: &str) {
     out.push(':');
 }
 
-/// A record made from a task and its unanswered requests (raw parts that are not valid JSON are
-/// left out).
-pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest]) -> String {
+/// A record made from a task, its unanswered requests and the answers relayed to the instance
+/// that runs its work (raw parts that are not valid JSON are left out).
+pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest], answers: &[(String, String)]) -> String {
     let raw = |s: &str| Json::parse(s).ok().map(|v| v.get().to_owned());
     let mut out = String::with_capacity(256 + t.outcome.as_ref().map_or(0, |o| o.json().len()));
     out.push_str("{\"v\":");
@@ -208,18 +229,14 @@ pub(super) fn record_json(t: &TaskRecord, inputs: &[PendingRequest]) -> String {
     }
     push_key(&mut out, "requestsSent");
     push_u64(&mut out, u64::from(t.requests_sent));
-    let inputs: Vec<_> = inputs.iter().filter_map(|p| Some((&p.id, raw(&p.request)?))).collect();
-    if !inputs.is_empty() {
-        push_key(&mut out, "inputs");
-        out.push('[');
-        for (i, (id, request)) in inputs.iter().enumerate() {
-            out.push_str(if i == 0 { "{\"id\":" } else { ",{\"id\":" });
-            push_json_string(&mut out, id);
-            out.push_str(",\"request\":");
-            out.push_str(request);
-            out.push('}');
+    for (key, item, pairs) in [
+        ("inputs", "request", inputs.iter().filter_map(|p| Some((p.id.as_str(), raw(&p.request)?))).collect::<Vec<_>>()),
+        ("answers", "response", answers.iter().filter_map(|(id, r)| Some((id.as_str(), raw(r)?))).collect()),
+    ] {
+        if !pairs.is_empty() {
+            push_key(&mut out, key);
+            push_id_pairs(&mut out, item, pairs.iter().map(|(id, v)| (*id, v.as_str())));
         }
-        out.push(']');
     }
     if let Some(lease) = &t.lease {
         push_key(&mut out, "lease");
@@ -271,6 +288,7 @@ impl Engine {
         }
         self.journal.retain(|(id, _)| id != task_id);
         self.repairs.retain(|(id, _)| id != task_id);
+        self.relayed.remove(task_id);
         let expected = (version > 0).then_some(version);
         self.persists.push(Persist {
             task_id: task_id.to_owned(),
@@ -288,7 +306,7 @@ impl Engine {
         let mut persists = std::mem::take(&mut self.persists);
         for (task_id, expected) in journal {
             let Some(t) = self.table.get(&task_id) else { continue };
-            let record = record_json(t, self.channels.pending(&task_id));
+            let record = record_json(t, self.channels.pending(&task_id), self.relayed_answers(&task_id));
             let replaces = self.repairs.iter().position(|(id, _)| *id == task_id).map(|i| self.repairs.swap_remove(i).1);
             persists.push(Persist {
                 task_id,
@@ -307,14 +325,14 @@ impl Engine {
     /// The record of a live task, as [`Output::Persist`] would write it now.
     fn export_task(&mut self, task_id: &str) -> Option<String> {
         let t = self.table.get(task_id)?;
-        Some(record_json(t, self.channels.pending(task_id)))
+        Some(record_json(t, self.channels.pending(task_id), self.relayed_answers(task_id)))
     }
 
     /// Every live task's record, as a JSON array: a compact snapshot for
     /// a storage that keeps one blob.
     fn snapshot(&mut self) -> String {
         let mut records: Vec<(&TaskRecord, String)> =
-            self.table.iter().map(|t| (t, record_json(t, self.channels.pending(&t.id)))).collect();
+            self.table.iter().map(|t| (t, record_json(t, self.channels.pending(&t.id), self.relayed_answers(&t.id)))).collect();
         records.sort_by_key(|(t, _)| t.seq);
         let mut out = String::from("[");
         for (i, (_, r)) in records.iter().enumerate() {
@@ -460,6 +478,26 @@ impl Engine {
         self.table.put_restored(record);
         let inputs = s.inputs.into_iter().map(|(id, request)| PendingRequest { id, request: request.get().to_owned() }).collect();
         self.channels.replace_pending(&id, inputs, dialect == Dialect::Legacy);
+        let answers: Vec<(String, String)> = s.answers.into_iter().map(|(id, response)| (id, response.get().to_owned())).collect();
+        self.relayed.remove(id.as_ref());
+        if !answers.is_empty() {
+            if self.runs_elsewhere(&id) {
+                self.relayed.insert(id.to_string(), answers);
+            } else if !status.is_terminal() {
+                // Answers another instance took for work running here: delivered, and the
+                // record written without them.
+                let context = s.context.as_deref().map(str::to_owned);
+                for (request_id, response) in answers {
+                    self.event(Event::InputResponse {
+                        task_id: id.to_string(),
+                        context: context.clone(),
+                        request_id: crate::RawId::trusted(&request_id),
+                        response,
+                    });
+                }
+                self.changed(&id);
+            }
+        }
         if let Some(lease) = lease.filter(|_| !status.is_terminal()) {
             self.watch_lease(&id, &lease);
         }
@@ -483,9 +521,19 @@ impl Engine {
     /// compare-and-set found it gone, or its TTL passed there).
     fn forget_task(&mut self, task_id: &str) -> bool {
         self.journal.retain(|(j, _)| j != task_id);
+        self.relayed.remove(task_id);
         self.channels.close(task_id);
         self.channels.drop_messages(Some(task_id));
         self.table.forget(task_id).is_some()
+    }
+
+    /// Storage mode: the task's work runs on another instance (its lease is another's).
+    pub(super) fn runs_elsewhere(&self, task_id: &str) -> bool {
+        self.table.get(task_id).and_then(|t| t.lease.as_deref()).is_some_and(|l| !self.owns(l))
+    }
+
+    fn relayed_answers(&self, task_id: &str) -> &[(String, String)] {
+        self.relayed.get(task_id).map_or(&[], Vec::as_slice)
     }
 
     fn owns(&self, lease: &Lease) -> bool {

@@ -133,6 +133,9 @@ pub struct Engine {
     repairs: Vec<(String, String)>,
     /// Storage mode: lease renewals (ours) and expiry checks (others'), by due time.
     lease_checks: std::collections::BTreeSet<(u64, String)>,
+    /// Storage mode: answers to input requests of tasks whose work runs on another instance,
+    /// kept in the record (raw request id, response) until that instance takes them.
+    relayed: FastMap<String, Vec<(String, String)>>,
 }
 
 impl std::fmt::Debug for Engine {
@@ -172,6 +175,7 @@ impl Engine {
             persists: Vec::new(),
             repairs: Vec::new(),
             lease_checks: Default::default(),
+            relayed: FastMap::default(),
         }
     }
 

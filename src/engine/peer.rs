@@ -291,6 +291,10 @@ impl Engine {
     /// resumes the task once nothing is left unanswered.
     pub(super) fn answer_input(&mut self, id: &str, response: String, context: Option<&str>, now: u64) -> bool {
         let Some((task_id, remaining)) = self.channels.answer(id) else { return false };
+        // Work running on another instance takes the answer from the record.
+        if self.runs_elsewhere(&task_id) {
+            self.relayed.entry(task_id.clone()).or_default().push((id.to_owned(), response.clone()));
+        }
         self.changed(&task_id);
         self.event(Event::InputResponse {
             task_id: task_id.clone(),

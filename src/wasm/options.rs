@@ -220,7 +220,11 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     if let Some(Some(storage)) = root.object("storage")? {
         let r = Reader { obj: &storage, path: "storage." };
         r.only(option_keys("StorageOptions"))?;
-        let mut mode = crate::StorageMode::with_random_instance();
+        // Unless the host names it: a random instance id (16 hex digits), and a 30 s lease.
+        let mut bytes = [0u8; 8];
+        let _ = crate::random::fill(&mut bytes);
+        let instance_id = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let mut mode = crate::StorageMode { instance_id, lease_ms: 30_000 };
         set(&mut mode.instance_id, r.string("instanceId")?);
         set(&mut mode.lease_ms, r.int("leaseMs")?);
         if mode.instance_id.is_empty() || mode.lease_ms == 0 {
