@@ -978,6 +978,17 @@ export interface TaskRequestorOptions {
    * (`io.modelcontextprotocol/clientInfo`) unless a call's `params._meta` has its own. Default none.
    */
   clientInfo?: { name: string; version: string; [key: string]: unknown };
+  /**
+   * Ask a 2026-07-28 receiver to push each task's status: a `subscriptions/listen` naming the task
+   * (a `send` output) once it is created. It stays open while the task runs, so the transport must
+   * carry a long-lived request (Streamable HTTP: its own SSE stream). When the task ends the
+   * requestor sends `notifications/cancelled` for it: close that request's stream (on stdio, send
+   * the notification). A receiver that refuses it is not asked again. Pushed statuses (and
+   * 2025-11-25's `notifications/tasks/status`, which come unasked) are always taken in; polling goes
+   * on beside them, on the receiver's interval, against a lost notification. Default `false`
+   * (`TaskClient`: `true`).
+   */
+  listen?: boolean;
 }
 
 /**

@@ -163,7 +163,11 @@ export interface AbortSignalLike {
 
 /** Options of `new TaskClient(transport, options)`; any other key throws a `TypeError` that lists these. */
 export interface TaskClientOptions {
-  /** Options of the {@link TaskRequestor} it drives (its declaration comes from `capabilities` and `clientInfo` here). */
+  /**
+   * Options of the {@link TaskRequestor} it drives (its declaration comes from `capabilities` and
+   * `clientInfo` here). `listen` defaults to `true` here: on a 2026-07-28 server each task's status
+   * is pushed (`subscriptions/listen`), with polling beside it; `listen: false` only polls.
+   */
   requestor?: Omit<TaskRequestorOptions, 'clientCapabilities' | 'clientInfo'>;
   /**
    * `'auto'` (default): `server/discover` (2026-07-28), falling back to `initialize`
@@ -200,12 +204,18 @@ export interface TaskClientOptions {
 
 /**
  * Per-call options of {@link TaskClient.callTool} and {@link TaskClient.request}; any other key
- * rejects the call with a `TypeError` that lists these. A throw in `onEvent` or `onProgress`
- * rejects the call with it and cancels its task.
+ * rejects the call with a `TypeError` that lists these. A throw in `onEvent`, `onProgress` or
+ * `onStatus` rejects the call with it and cancels its task.
  */
 export interface TaskCallOptions extends TaskRequestorCallOptions {
   /** Aborting rejects with the signal's reason and sends `tasks/cancel` once a task exists. */
   signal?: AbortSignalLike;
+  /**
+   * The task's status when it is created and at each change of its status or `statusMessage`, pushed
+   * (2026-07-28 `notifications/tasks` on a `subscriptions/listen` stream; 2025-11-25
+   * `notifications/tasks/status`) or polled, whichever comes first. Not called for a plain answer.
+   */
+  onStatus?: (task: RequestorTask, about: { callId: JsonRpcId; taskId: string }) => void;
   /** `notifications/progress` params for this call (a progress token is made when none is given). */
   onProgress?: (progress: { progressToken: string | number; progress: number; total?: number; message?: string; [key: string]: unknown }) => void;
   /**
@@ -286,6 +296,6 @@ export declare class TaskClient {
   respond(requestId: JsonRpcId, result: { [key: string]: unknown }): void;
   /** Asks the receiver to cancel a tracked task; returns the request id. */
   cancel(taskId: string): JsonRpcId;
-  /** Closes the transport; open calls reject. Not an error: `onError` hears nothing of it. */
+  /** Closes the transport (and its listen streams); open calls reject. Not an error: `onError` hears nothing of it. */
   close(): Promise<void>;
 }

@@ -23,6 +23,7 @@ import type {
   ServerContext,
   StandardSchemaWithJSON,
   ToolAnnotations,
+  Transport,
 } from '@modelcontextprotocol/server';
 import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/storage';
@@ -255,13 +256,23 @@ export declare class TasksExtension {
   /** Cancels a task from the server side. With `storage`, a promise settled once written (never rejects). */
   cancel(taskId: string, message?: string | null): void | Promise<void>;
   /**
-   * Wraps a `createMcpHandler` result: `subscriptions/listen` requests that name
+   * Wraps a `createMcpHandler` result (Streamable HTTP): `subscriptions/listen` requests that name
    * `notifications.taskIds` are served here (acknowledged with the task IDs the principal may
    * follow, then one `notifications/tasks` per status change), because the SDK's entry serves
    * listen itself and honours only its own four notification types. Everything else goes to
    * `handler`.
    */
   withTaskListen<H extends Pick<McpHttpHandler, 'fetch'>>(handler: H): H;
+  /**
+   * The same for stdio: wraps the server transport given to `serveStdio(factory, { transport })`
+   * (from `@modelcontextprotocol/server/stdio`). Listen requests that name task IDs are served
+   * on the wire (the acknowledgement, then `notifications/tasks` carrying the request's id as
+   * subscription id); the client's `notifications/cancelled` for one ends it; every other message
+   * goes to `serveStdio` unchanged.
+   *
+   *   serveStdio(factory, { transport: tasks.withTaskListen(new StdioServerTransport()) });
+   */
+  withTaskListen(transport: Transport): Transport;
   /** Stops the expiry timer, aborts running work and closes listen streams. */
   close(): void;
 }

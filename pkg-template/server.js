@@ -193,6 +193,21 @@ function withSubscriptionId(messageText, streamId, subscriptionId) {
   return message;
 }
 
+/** The acknowledgement of listen request `id`: the task IDs it follows. */
+function listenAck(id, taskIds) {
+  return { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds }, _meta: { [SUBSCRIPTION_ID_META]: id } } };
+}
+
+/** The answer that ends listen stream `id` gracefully. */
+function listenEnd(id) {
+  return { jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META]: id } } };
+}
+
+/** Whether `message` is a subscriptions/listen request that names task IDs. */
+function listensToTasks(message) {
+  return isPlainObject(message) && message.method === 'subscriptions/listen' && message.id !== undefined && isPlainObject(message.params?.notifications) && 'taskIds' in message.params.notifications;
+}
+
 function sseFrame(message) {
   return `event: message\ndata: ${typeof message === 'string' ? message : JSON.stringify(message)}\n\n`;
 }
@@ -446,11 +461,13 @@ class TasksExtension {
   }
 
   /**
-   * Wraps a `createMcpHandler` result so that `subscriptions/listen` requests naming
-   * `notifications.taskIds` get `notifications/tasks` (the SDK's entry serves listen itself and
-   * drops `taskIds`). Other requests go to the handler unchanged.
+   * Wraps a `createMcpHandler` result (Streamable HTTP), or a server transport (stdio: pass the
+   * result to `serveStdio(factory, { transport })`), so that `subscriptions/listen` requests naming
+   * `notifications.taskIds` get `notifications/tasks` (the SDK's entries serve listen themselves and
+   * drop `taskIds`). Other requests go to the handler, or the SDK, unchanged.
    */
   withTaskListen(handler) {
+    if (typeof handler?.fetch !== 'function' && typeof handler?.send === 'function') return this._listenOn(handler);
     const fetch = async (request, options) => {
       // 2026-07-28 requests name their method in the Mcp-Method header (the SDK refuses them
       // without it): only a listen request's body is read here.
@@ -461,7 +478,7 @@ class TasksExtension {
         } catch {
           body = undefined;
         }
-        if (isPlainObject(body) && body.method === 'subscriptions/listen' && isPlainObject(body.params?.notifications) && 'taskIds' in body.params.notifications) {
+        if (listensToTasks(body)) {
           return this._serveListen(request, body, options);
         }
       }
@@ -696,10 +713,7 @@ class TasksExtension {
     let keepAlive;
     const close = (graceful) => {
       if (!open) return;
-      if (graceful) {
-        const end = { jsonrpc: '2.0', id: body.id, result: { resultType: 'complete', _meta: { [SUBSCRIPTION_ID_META]: body.id } } };
-        controller.enqueue(encoder.encode(sseFrame(end)));
-      }
+      if (graceful) controller.enqueue(encoder.encode(sseFrame(listenEnd(body.id))));
       open = false;
       clearInterval(keepAlive);
       this._streams.delete(rawId);
@@ -713,12 +727,7 @@ class TasksExtension {
     const stream = new ReadableStream({
       start: (c) => {
         controller = c;
-        const ack = {
-          jsonrpc: '2.0',
-          method: 'notifications/subscriptions/acknowledged',
-          params: { notifications: { taskIds: outcome.taskIds }, _meta: { [SUBSCRIPTION_ID_META]: body.id } },
-        };
-        controller.enqueue(encoder.encode(sseFrame(ack)));
+        controller.enqueue(encoder.encode(sseFrame(listenAck(body.id, outcome.taskIds))));
         if (outcome.taskIds.length === 0) {
           close(true);
           return;
@@ -738,6 +747,60 @@ class TasksExtension {
       status: 200,
       headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive' },
     });
+  }
+
+  /**
+   * The stdio form of withTaskListen: a transport over `wire` that serves listen requests naming
+   * task IDs itself (their streams share the wire, told apart by subscription id) and ends one on
+   * the client's `notifications/cancelled`; every other message passes through.
+   */
+  _listenOn(wire) {
+    const open = new Map(); // the client's listen id (JSON) -> close(graceful)
+    const send = (message) => wire.send(message).catch((err) => this._onerror(err));
+    const wrapper = { start: () => wire.start(), send: (message, options) => wire.send(message, options), close: () => wire.close() };
+    wire.onmessage = (message, extra) => {
+      if (listensToTasks(message)) return this._serveListenOn(message, send, open);
+      const key = message?.method === 'notifications/cancelled' ? JSON.stringify(message.params?.requestId) : undefined;
+      if (key !== undefined && open.has(key)) return open.get(key)(false);
+      wrapper.onmessage?.(message, extra);
+    };
+    wire.onclose = () => {
+      for (const close of [...open.values()]) close(false);
+      wrapper.onclose?.();
+    };
+    wire.onerror = (error) => wrapper.onerror?.(error);
+    return wrapper;
+  }
+
+  _serveListenOn(body, send, open) {
+    const refuse = (error) => send({ jsonrpc: '2.0', id: body.id, error });
+    let principal;
+    try {
+      principal = this._principal(undefined);
+    } catch (err) {
+      return refuse(jsonRpcErrorOf(err));
+    }
+    const meta = body.params?._meta;
+    if (!isPlainObject(meta) || !isModern(meta[PROTOCOL_VERSION_META])) {
+      return refuse({ code: INVALID_PARAMS, message: 'subscriptions/listen needs the 2026-07-28 request envelope in params._meta' });
+    }
+    const streamId = mintedId('listen');
+    const outcome = this.engine.listenTasks(JSON.stringify({ ...body, id: streamId }), principal);
+    this._drain();
+    if (outcome.error !== undefined) return refuse(JSON.parse(outcome.error).error);
+    send(listenAck(body.id, outcome.taskIds));
+    if (outcome.taskIds.length === 0) return send(listenEnd(body.id));
+    const rawId = JSON.stringify(streamId);
+    const key = JSON.stringify(body.id);
+    const close = (graceful) => {
+      if (open.get(key) !== close) return;
+      open.delete(key);
+      this._streams.delete(rawId);
+      this.engine.unlistenTasks(rawId, principal);
+      if (graceful) send(listenEnd(body.id));
+    };
+    open.set(key, close);
+    this._streams.set(rawId, { context: principal, deliver: (message) => (message === null ? close(true) : send(withSubscriptionId(message, streamId, body.id))) });
   }
 
   // ----------------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 // memory; all share `{ start, send, close, onmessage, onclose, onerror }`). It owns the loop:
 // feeds what arrives, sends what the requestor outputs, wakes it at `nextDeadline`, and turns
 // each call's outputs into a Promise and an async iterator. Glue only: which status ends a
-// task, when to poll and what to retry all come from the requestor's outputs.
+// task, when to poll, what to retry and when to ask for pushed status all come from the
+// requestor's outputs; this file only gives a listen request its own stream and closes it.
 
 import { refuseUnknownOptions } from './extras.js';
 
@@ -17,7 +18,9 @@ const ENDS_A_CALL = new Set(['finished', 'plainResponse', 'callRefused', 'lost']
 const METHOD_NOT_FOUND = -32601;
 /** The keys of `new TaskClient(transport, options)` and of a call's options (requestor.d.ts). */
 const CLIENT_OPTIONS = ['requestor', 'protocolVersion', 'clientInfo', 'capabilities', 'handshakeTimeoutMs', 'onRequest', 'onMessage', 'onEvent', 'onError'];
-const CALL_OPTIONS = ['task', 'progressToken', 'signal', 'onProgress', 'onInputRequest', 'onEvent'];
+const CALL_OPTIONS = ['task', 'progressToken', 'signal', 'onProgress', 'onStatus', 'onInputRequest', 'onEvent'];
+/** Outputs that carry a task's status (`task`): its creation, and each change. */
+const CARRIES_STATUS = new Set(['created', 'status']);
 
 /** Refuses what `options` cannot mean: a typo must not silently mean "default" (or "no handler"). */
 function checkOptions(options, known, where, code) {
@@ -103,6 +106,8 @@ export function taskClientClass(TaskRequestor) {
     #timer = null;
     #closed = null;
     #serverInfo = null;
+    /** Listen requests open (the requestor's pushes): request id (JSON) -> AbortController of their stream. */
+    #listens = new Map();
 
     /**
      * @param transport an SDK `Transport`, not started
@@ -124,8 +129,9 @@ export function taskClientClass(TaskRequestor) {
       }
       this.#transport = transport;
       this.#options = options;
-      // 2026-07-28 declares the client on every request, not once: the requestor carries it.
-      this.#requestor = new TaskRequestor({ ...requestor, clientCapabilities: this.#capabilities(), clientInfo: this.#clientInfo() });
+      // 2026-07-28 declares the client on every request, not once: the requestor carries it. Pushed
+      // status is asked for unless the caller says otherwise (polling goes on beside it).
+      this.#requestor = new TaskRequestor({ listen: true, ...requestor, clientCapabilities: this.#capabilities(), clientInfo: this.#clientInfo() });
       // The requestor's clock when it was given one, else Date.now read at each use (fake timers).
       this.#now = requestor?.now ?? (() => Date.now());
       transport.onmessage = (message) => this.#receive(message);
@@ -252,7 +258,7 @@ export function taskClientClass(TaskRequestor) {
 
     #start(method, params, options, sink) {
       if (this.#closed) return sink.reject(this.#closed);
-      const { task, signal, onProgress, onInputRequest, onEvent } = options;
+      const { task, signal, onProgress, onStatus, onInputRequest, onEvent } = options;
       if (signal?.aborted) return sink.reject(abortError(signal));
       let progressToken = options.progressToken;
       if (progressToken === undefined && onProgress) progressToken = `mcp-task-core-progress-${++this.#progressSeq}`;
@@ -262,7 +268,7 @@ export function taskClientClass(TaskRequestor) {
       } catch (error) {
         return sink.reject(error);
       }
-      const state = { callId, taskId: null, sink, onProgress, onInputRequest, onEvent, progressToken, givenUp: false, unlisten: null };
+      const state = { callId, taskId: null, sink, onProgress, onStatus, onInputRequest, onEvent, progressToken, givenUp: false, unlisten: null };
       this.#calls.set(callId, state);
       if (progressToken !== undefined) this.#progress.set(JSON.stringify(progressToken), state);
       if (signal) {
@@ -319,6 +325,8 @@ export function taskClientClass(TaskRequestor) {
         else resolve(message.result);
         return;
       }
+      // The answer to a listen request is the end of its stream.
+      if (id !== undefined && message.method === undefined) this.#listens.delete(JSON.stringify(id));
       this.#requestor.handle(message);
       this.#pump();
     }
@@ -354,12 +362,37 @@ export function taskClientClass(TaskRequestor) {
 
     #send(out) {
       if (this.#closed) return;
-      const options = out.mcpName === null ? undefined : { headers: { 'mcp-name': out.mcpName } };
+      let options = out.mcpName === null ? undefined : { headers: { 'mcp-name': out.mcpName } };
+      const method = out.message?.method;
+      let stream = null;
+      if (method === 'subscriptions/listen') {
+        // A long-lived request with its own stream where the transport has one (Streamable HTTP).
+        const key = JSON.stringify(out.requestId);
+        stream = new AbortController();
+        this.#listens.set(key, stream);
+        const ended = () => {
+          if (this.#listens.get(key) !== stream) return;
+          this.#listens.delete(key);
+          // Ended without its answer: the requestor stops counting on pushes (polling goes on).
+          if (!this.#closed && this.#requestor.requestFailed(out.requestId)) this.#pump();
+        };
+        options = { ...options, requestSignal: stream.signal, onRequestStreamEnd: ended };
+      } else if (method === 'notifications/cancelled') {
+        const key = JSON.stringify(out.message.params?.requestId);
+        const listen = this.#listens.get(key);
+        if (listen !== undefined) {
+          this.#listens.delete(key);
+          listen.abort();
+          // Closing a Streamable HTTP stream is the cancellation; stdio needs the notification.
+          if (this.#transport.hasPerRequestStream === true) return;
+        }
+      }
       Promise.resolve()
         .then(() => this.#transport.send(out.message, options))
         .catch((error) => {
-          // A send the close aborted is no error: the close has ended every call.
-          if (this.#closed) return;
+          // A send the close aborted is no error: the close has ended every call; nor is a listen
+          // stream closed on purpose.
+          if (this.#closed || stream?.signal.aborted) return;
           this.#transportError(error);
           // The requestor decides what a lost request means (a failed call, a poll to retry).
           if (out.requestId !== null && !this.#closed) {
@@ -398,6 +431,7 @@ export function taskClientClass(TaskRequestor) {
         state.onEvent?.(event);
         state.sink.queue?.push(event);
         if (event.kind === 'progress') state.onProgress?.(event.notification.params);
+        if (CARRIES_STATUS.has(event.kind)) state.onStatus?.(event.task, { callId: state.callId, taskId: event.taskId });
       } catch (error) {
         // The caller's own callback failed: the call cannot go on as asked; the caller hears why.
         return this.#giveUp(state, error);
@@ -516,6 +550,7 @@ export function taskClientClass(TaskRequestor) {
       this.#closed = error;
       if (this.#timer !== null) clearTimeout(this.#timer);
       this.#timer = null;
+      this.#listens.clear();
       for (const { reject } of this.#handshake.values()) reject(error);
       this.#handshake.clear();
       for (const state of [...this.#calls.values()]) {

@@ -60,6 +60,7 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
             "dialect",
             "clientCapabilities",
             "clientInfo",
+            "listen",
         ],
     ),
 ];

@@ -5,7 +5,7 @@
 //! after a restart. Every request it sends is checked against the schemas.
 
 mod common;
-use common::pair::Pair;
+use common::pair::{Fault, Pair};
 use common::T0;
 use mcp_task_core::{CallMode, Dialect, ManualClock, Requestor, RequestorConfig, RequestorEvent, RequestorOutput, TaskStatus};
 use serde_json::{json, Value};
@@ -277,4 +277,119 @@ fn the_configured_declaration_goes_on_every_request() {
         json!({"sampling": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
     );
     assert_eq!(last["io.modelcontextprotocol/clientInfo"], json!({"name": "own", "version": "1"}));
+}
+
+/// With `listen`, the requestor asks the receiver to push the task's status
+/// (`subscriptions/listen` naming it): every status message arrives as it is
+/// set, the outcome comes inlined without a poll, and the stream is closed
+/// (`notifications/cancelled`) once the task ends.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn pushed_status_arrives_between_polls() {
+    let mut p = Pair::with_requestor(RequestorConfig { listen: true, ..RequestorConfig::default() });
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.pump();
+    let task_id = p.task_id();
+    let listen = p.sent.iter().find(|v| v["method"] == "subscriptions/listen").expect("a listen request").clone();
+    assert_eq!(listen["params"]["notifications"]["taskIds"], json!([task_id]));
+    let exec = p.executing.pop().unwrap();
+    let mut seen = vec![];
+    for step in ["1/4", "2/4", "3/4"] {
+        p.engine.set_status_message(&exec, Some(step)).unwrap();
+        p.pump();
+        for e in p.take_events() {
+            if let RequestorEvent::Status { task, .. } = e {
+                seen.push(serde_json::from_str::<Value>(task.json()).unwrap()["statusMessage"].clone());
+            }
+        }
+    }
+    assert_eq!(seen, [json!("1/4"), json!("2/4"), json!("3/4")], "each message as it is set, no poll due yet");
+    p.engine.complete(&exec, r#"{"content":[{"type":"text","text":"done"}]}"#).unwrap();
+    p.pump();
+    let (status, response) = p.finished().expect("the pushed outcome, before any poll");
+    assert_eq!((status, &response["result"]["content"][0]["text"]), (TaskStatus::Completed, &json!("done")));
+    assert_eq!(p.count("tasks/get"), 0, "no poll was due");
+    let closed = p.sent.iter().find(|v| v["method"] == "notifications/cancelled").expect("the stream is closed");
+    assert_eq!(closed["params"]["requestId"], listen["id"]);
+    assert_eq!(p.requestor.next_deadline(), None, "nothing left to do");
+}
+
+/// A receiver that pushes no task status on listen streams (its acknowledgement
+/// has no `taskIds`) is not asked again, and its tasks are polled as before; a
+/// pushed status that is lost is caught by the next poll.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn polling_guards_pushes() {
+    let mut p = Pair::with_requestor(RequestorConfig { listen: true, ..RequestorConfig::default() }).with_faults(|_, m| {
+        if m.contains("\"notifications/tasks\"") && m.contains("completed") {
+            Fault::Drop
+        } else {
+            Fault::Deliver
+        }
+    });
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.pump();
+    let exec = p.executing.pop().unwrap();
+    p.engine.complete(&exec, r#"{"content":[]}"#).unwrap();
+    p.pump();
+    assert!(p.finished().is_none(), "the push was lost");
+    p.tick();
+    assert_eq!(p.finished().map(|f| f.0), Some(TaskStatus::Completed), "the next poll finds the outcome");
+
+    // A receiver that acknowledges without taskIds: the stream is closed, and no later task asks.
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    let Some(RequestorOutput::Send(call)) = p.requestor.poll_output() else { panic!() };
+    let call: Value = serde_json::from_str(&call).unwrap();
+    let created = json!({"jsonrpc":"2.0","id":call["id"],"result":{"resultType":"task","taskId":"other","status":"working",
+        "createdAt":"2026-01-01T00:00:00Z","lastUpdatedAt":"2026-01-01T00:00:00Z","ttlMs":null}});
+    p.requestor.handle_message(&created.to_string());
+    let mut sent = vec![];
+    while let Some(out) = p.requestor.poll_output() {
+        if let RequestorOutput::Send(m) = out {
+            sent.push(serde_json::from_str::<Value>(&m).unwrap());
+        }
+    }
+    let listen = sent.iter().find(|v| v["method"] == "subscriptions/listen").expect("a listen request");
+    let ack = json!({"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged",
+        "params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":listen["id"]}}});
+    p.requestor.handle_message(&ack.to_string());
+    let Some(RequestorOutput::Send(closed)) = p.requestor.poll_output() else { panic!("the stream is closed") };
+    let closed: Value = serde_json::from_str(&closed).unwrap();
+    assert_eq!((closed["method"].as_str(), &closed["params"]["requestId"]), (Some("notifications/cancelled"), &listen["id"]));
+    p.requestor.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+    p.pump();
+    assert_eq!(p.sent.iter().filter(|v| v["method"] == "subscriptions/listen").count(), 1, "only the first task asked");
+}
+
+/// A listen the receiver answers with an error (it does not serve `subscriptions/listen`)
+/// is not asked again; one the host reports lost in transport ends, and polling goes on.
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_refused_or_lost_listen_leaves_polling() {
+    let config = RequestorConfig { dialect: Dialect::Extension, listen: true, ..RequestorConfig::default() };
+    let mut r = Requestor::new(config, Box::new(ManualClock::new(0)));
+    let create = |r: &mut Requestor, task_id: &str| -> Vec<Value> {
+        let call = r.call("tools/call", Some(r#"{"name":"slow"}"#), CallMode::Task { ttl_ms: None }, None).unwrap();
+        r.poll_output();
+        let created = json!({"jsonrpc":"2.0","id":serde_json::from_str::<Value>(call.as_str()).unwrap(),"result":{"resultType":"task",
+            "taskId":task_id,"status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null,"pollIntervalMs":1000}});
+        r.handle_message(&created.to_string());
+        std::iter::from_fn(|| r.poll_output())
+            .filter_map(|o| match o {
+                RequestorOutput::Send(m) => Some(serde_json::from_str(&m).unwrap()),
+                RequestorOutput::Event(_) => None,
+            })
+            .collect()
+    };
+    let sent = create(&mut r, "t1");
+    let listen = sent.iter().find(|v| v["method"] == "subscriptions/listen").expect("a listen request").clone();
+    // The transport lost the stream: the requestor knows it as its own, and polls on.
+    assert!(r.request_failed(&mcp_task_core::RawId::parse(&listen["id"].to_string()).unwrap()));
+    assert_eq!(r.next_deadline(), Some(1_000));
+    let sent = create(&mut r, "t2");
+    let listen = sent.iter().find(|v| v["method"] == "subscriptions/listen").expect("asked again: a lost stream is no refusal").clone();
+    r.handle_message(&json!({"jsonrpc":"2.0","id":listen["id"],"error":{"code":-32601,"message":"Method not found"}}).to_string());
+    assert!(r.poll_output().is_none(), "the refusal is the requestor's own business");
+    let sent = create(&mut r, "t3");
+    assert!(sent.iter().all(|v| v["method"] != "subscriptions/listen"), "not asked again: {sent:?}");
 }

@@ -1,6 +1,6 @@
 // mcp-task-core benchmarks against the official MCP TypeScript SDK 1.x, printed as one table.
 //
-//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6] [--quick]
+//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6,P7] [--quick]
 //   (P1 includes P1e, the 2026-07-28 dialect; P2 includes P2e, SDK Client → McpServer → store)
 //   (scripts/bench.sh builds the package first and runs this)
 //
@@ -20,11 +20,12 @@ import { benchColdNode, benchColdWorkerd } from './p4-cold.mjs';
 import { benchScale } from './p5-scale.mjs';
 import { benchSdkEndToEnd } from './p2e-sdk-e2e.mjs';
 import { benchClients } from './p6-clients.mjs';
+import { benchPush } from './p7-push.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6').split(',').map((s) => s.trim().toUpperCase()));
+const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6,P7').split(',').map((s) => s.trim().toUpperCase()));
 if (typeof globalThis.gc !== 'function') {
   console.error('run with: node --expose-gc js-tests/bench/run.mjs');
   process.exit(2);
@@ -222,6 +223,14 @@ if (only.has('P6')) {
   row('P6', `  another client polling meanwhile: refused`, `${f.other.refused} of ${f.other.requests}`, `${f.other.errors} other errors`, '—', '0', verdict(f.other.refused === 0));
 }
 
+// ---- P7 pushed status -----------------------------------------------------------------------
+if (only.has('P7')) {
+  const r = (raw.P7 = await step('P7 pushed vs polled', () => benchPush()));
+  const ms = (v) => `${v.toFixed(1)} ms`;
+  row('P7', `work ended → TaskClient has the outcome: pushed vs polled (${r.pollMs} ms interval)`, ms(r.pushedMs), `${ms(r.polledMs)} polled`, x(r.polledMs / r.pushedMs), 'info', 'info');
+  row('P7', `  slowest of ${r.runs}`, ms(r.pushedMaxMs), `${ms(r.polledMaxMs)} polled`, '—', '—', 'info');
+}
+
 // ---- the table ------------------------------------------------------------------------------
 meta.loadAverageAtEnd = os.loadavg().map((x) => +x.toFixed(2));
 meta.seconds = +((performance.now() - started) / 1000).toFixed(1);
@@ -251,6 +260,10 @@ if (raw.P2e) {
 if (raw.P6) {
   console.log(`P6: examples/sdk2-server over HTTP at the engine's default limits; each client runs a 1 s task, polls it at the`);
   console.log(`    interval it advertises, then starts the next; clients bind their own loopback address (as distinct machines).`);
+}
+if (raw.P7) {
+  console.log(`P7: TasksExtension (SDK 2.x, withTaskListen) and TaskClient in one process, no sockets; work of ${raw.P7.workMs.join(' / ')} ms;`);
+  console.log(`    medians; ratio = polled ÷ pushed.`);
 }
 if (raw.P5) {
   const shares = Object.values(raw.P5).flatMap((r) => ['get', 'create', 'list'].map((k) => r[k].preemptedShare));

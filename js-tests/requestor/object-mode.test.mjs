@@ -177,3 +177,36 @@ test('object mode: clientCapabilities and clientInfo go on every 2026-07-28 requ
     assert.throws(() => new mod.TaskRequestor({ [key]: value }), (e) => e.code === 'invalid_options' && e.message.startsWith(`options.${key} must be`), key);
   }
 });
+
+test('object mode: listen asks a 2026-07-28 receiver for the task\'s pushed status, and ends the stream with the task; an ill-typed listen is refused', () => {
+  const requestor = new mod.TaskRequestor({ dialect: '2026-07-28', listen: true, clientInfo: { name: 'c', version: '1' } });
+  const callId = requestor.call('tools/call', { name: 'slow' }, { task: true });
+  assert.equal(requestor.pollOutput().message.method, 'tools/call');
+  const task = { taskId: 't1', status: 'working', createdAt: 'x', lastUpdatedAt: 'x', ttlMs: null, pollIntervalMs: 5000 };
+  requestor.handle({ jsonrpc: '2.0', id: callId, result: { resultType: 'task', ...task } });
+  const outputs = [];
+  for (let out; (out = requestor.pollOutput()) !== null; ) outputs.push(out);
+  assert.deepEqual(outputs.map((o) => o.kind), ['created', 'send']);
+  const listen = outputs[1];
+  assertShape(listen);
+  assert.equal(listen.message.method, 'subscriptions/listen');
+  assert.deepEqual(listen.message.params.notifications, { taskIds: ['t1'] });
+  assert.equal(listen.message.params._meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
+  assert.deepEqual(listen.requestId, listen.message.id);
+  // Pushed: the status, then the outcome; the stream is closed for the task that ended.
+  requestor.handle({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, statusMessage: 'half', _meta: { 'io.modelcontextprotocol/subscriptionId': listen.requestId } } });
+  assert.equal(requestor.pollOutput().task.statusMessage, 'half');
+  requestor.handle({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...task, status: 'completed', result: { content: [] } } });
+  const end = [];
+  for (let out; (out = requestor.pollOutput()) !== null; ) end.push(out);
+  const cancelled = end.find((o) => o.kind === 'send');
+  assert.equal(cancelled.message.method, 'notifications/cancelled');
+  assert.deepEqual(cancelled.message.params.requestId, listen.requestId);
+  assert.equal(end.at(-1).kind, 'finished');
+  assert.deepEqual(end.at(-1).response.result, { content: [] });
+  requestor.free();
+
+  for (const listenOption of ['yes', 1, {}]) {
+    assert.throws(() => new mod.TaskRequestor({ listen: listenOption }), (e) => e.code === 'invalid_options' && /options\.listen must be a boolean/.test(e.message));
+  }
+});

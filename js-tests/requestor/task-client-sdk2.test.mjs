@@ -61,7 +61,8 @@ async function connect(options = {}) {
 }
 
 test('SDK 2.x server: the tasks extension through callTool, with Mcp-Name on every tasks/get', { timeout: 60_000 }, async () => {
-  const { client, dialect, requests } = await connect();
+  // Polling only: pushed status would end the 50 ms task before its first tasks/get.
+  const { client, dialect, requests } = await connect({ requestor: { pollFloorMs: 10, listen: false } });
   try {
     assert.equal(dialect, '2026-07-28');
     assert.equal(requests[0].method, 'server/discover');

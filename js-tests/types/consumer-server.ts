@@ -1,6 +1,8 @@
 // A TypeScript user of mcp-task-core/server with @modelcontextprotocol/server 2.x: type-checked
 // (tsc --noEmit, strict) by js-tests/sdk2/package.test.mjs against the packed package.
 import { McpServer, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
+import type { Transport } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
 import type { TaskContext, TaskCreatedResult, TaskHandle, TaskToolPolicy } from 'mcp-task-core/server';
@@ -52,3 +54,7 @@ tasks.cancel('id', 'why');
 tasks.close();
 const cap: Record<string, Record<string, never>> = TasksExtension.capability();
 void cap;
+
+// stdio: the server transport given to serveStdio, wrapped.
+const wrapped: Transport = tasks.withTaskListen(new StdioServerTransport());
+void wrapped;

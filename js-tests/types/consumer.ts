@@ -310,7 +310,7 @@ export function requestor(receiverCapabilities: string): void {
 
 // The requestor in object mode, and TaskClient over an SDK transport.
 export async function objectRequestor(transport: McpTransport, signal: AbortSignalLike): Promise<void> {
-  const r = new TaskRequestor({ pollFloorMs: 100 });
+  const r = new TaskRequestor({ pollFloorMs: 100, listen: true });
   const callId: string | number = r.call('tools/call', { name: 'slow', arguments: {} }, { task: { ttl: 60_000 }, progressToken: 'tok' });
   r.call('tools/call', { name: 'quick' }, { task: true });
   r.call('ping');
@@ -334,12 +334,13 @@ export async function objectRequestor(transport: McpTransport, signal: AbortSign
   r.importState(r.exportState());
   r.free();
 
-  const client = new TaskClient(transport, { capabilities: { elicitation: {} } });
+  const client = new TaskClient(transport, { capabilities: { elicitation: {} }, requestor: { listen: false } });
   const dialect: '2025-11-25' | '2026-07-28' = await client.connect();
   const { result, taskId, status } = await client.callTool<{ content: unknown[] }>('slow', { n: 1 }, {
     task: { ttl: 60_000 },
     signal,
     onProgress: (p) => void p.progress,
+    onStatus: (task, about) => void [task.status, task.statusMessage, about.taskId],
     onInputRequest: async (request) => (request.method === 'elicitation/create' ? { action: 'accept', content: {} } : { action: 'decline' }),
   });
   void [dialect, result.content, taskId, status];

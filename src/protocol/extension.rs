@@ -439,6 +439,24 @@ impl super::RequestorCodec for Extension {
         }
         super::ReadTask { task, result, error, inputs }
     }
+
+    fn listen_params(&self, task_id: &str, declaration: &super::Declaration) -> Option<String> {
+        let params = format!("{{\"notifications\":{{\"taskIds\":[{}]}}}}", json_string(task_id));
+        Some(self.task_params(params, declaration))
+    }
+
+    fn pushes_task(&self, method: &str) -> bool {
+        method == "notifications/tasks"
+    }
+
+    fn acknowledged<'a>(&self, method: &str, params: &'a serde_json::Value) -> Option<super::Acknowledged<'a>> {
+        if method != "notifications/subscriptions/acknowledged" {
+            return None;
+        }
+        let subscription_id = params.get("_meta")?.get(SUBSCRIPTION_ID_META)?;
+        let task_ids = params.get("notifications").and_then(|n| n.get("taskIds")).and_then(serde_json::Value::as_array);
+        Some(super::Acknowledged { subscription_id, task_ids })
+    }
 }
 
 #[cfg(test)]

@@ -348,6 +348,18 @@ impl super::RequestorCodec for Legacy {
         }
         super::ReadTask { task, result: None, error: None, inputs: None }
     }
+
+    fn listen_params(&self, _task_id: &str, _declaration: &super::Declaration) -> Option<String> {
+        None
+    }
+
+    fn pushes_task(&self, method: &str) -> bool {
+        method == "notifications/tasks/status"
+    }
+
+    fn acknowledged<'a>(&self, _method: &str, _params: &'a serde_json::Value) -> Option<super::Acknowledged<'a>> {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ use crate::core::{InputCapabilities, Outcome, RequestKind, TaskSupport, TaskView
 use json::Json;
 use jsonrpc::RpcError;
 #[cfg(feature = "requestor")]
-pub(crate) use requesting::{requestor_codec, Declaration, InputAnswer, ReadTask, RequestorCodec};
+pub(crate) use requesting::{requestor_codec, Acknowledged, Declaration, InputAnswer, ReadTask, RequestorCodec};
 #[cfg(feature = "requestor")]
 pub(crate) use shapes::related_task_id;
 pub use shapes::TtlRequest;

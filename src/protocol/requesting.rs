@@ -48,6 +48,15 @@ pub(crate) struct ReadTask {
     pub inputs: Option<Value>,
 }
 
+/// A `notifications/subscriptions/acknowledged` as the requestor reads it.
+pub(crate) struct Acknowledged<'a> {
+    /// The subscription id: the `subscriptions/listen` request's id.
+    pub subscription_id: &'a Value,
+    /// The task IDs the receiver agreed to push; `None` when it left `taskIds`
+    /// out (it pushes no task status on listen streams).
+    pub task_ids: Option<&'a Vec<Value>>,
+}
+
 /// One dialect as a requestor speaks it.
 pub(crate) trait RequestorCodec {
     /// `params` (an object) of a call, asking for a task (`Some(ttl_ms)`, the
@@ -63,6 +72,14 @@ pub(crate) trait RequestorCodec {
     fn created_task(&self, result: &Value) -> Option<Value>;
     /// A `tasks/get` result (or a pushed task) taken apart.
     fn read_task(&self, task: Value) -> ReadTask;
+    /// `params` of a `subscriptions/listen` for the task's pushed status, or
+    /// `None` where the dialect has none (2025-11-25: the receiver pushes
+    /// `notifications/tasks/status` unasked).
+    fn listen_params(&self, task_id: &str, declaration: &Declaration) -> Option<String>;
+    /// Whether `method` is the dialect's notification pushing a task's status.
+    fn pushes_task(&self, method: &str) -> bool;
+    /// A listen acknowledgement, read; `None` when the notification is none.
+    fn acknowledged<'a>(&self, method: &str, params: &'a Value) -> Option<Acknowledged<'a>>;
 }
 
 /// The requestor's codec of a dialect.

@@ -12,16 +12,17 @@ mod view;
 pub use crate::protocol::raw_id::RawId;
 pub use decide::{should_augment, Decision};
 pub use schedule::PollPolicy;
+use schedule::Timers;
 pub use view::TaskView;
 
 use crate::core::TaskStatus;
 use crate::error::HostError;
 use crate::protocol::json::Json;
 use crate::protocol::jsonrpc::{self, first_byte, json_string, Incoming, INTERNAL_ERROR, INVALID_PARAMS};
-use crate::protocol::{related_task_id, requestor_codec, Declaration, Dialect, InputAnswer, ReadTask, RequestorCodec};
+use crate::protocol::{related_task_id, requestor_codec, Acknowledged, Declaration, Dialect, InputAnswer, ReadTask, RequestorCodec};
 use crate::time::BoxedClock;
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 
 /// Code of the error responses the requestor makes up for a request that got
@@ -55,6 +56,18 @@ pub struct RequestorConfig {
     /// The client's name and version (`Implementation`), which every 2026-07-28
     /// request carries when set (a SHOULD of basic/index.mdx). Default: none.
     pub client_info: Option<Map<String, Value>>,
+    /// Ask the receiver to push each task's status where the dialect has a
+    /// request for it (2026-07-28: a `subscriptions/listen` naming the task,
+    /// sent once the task is created). The request stays open while the task
+    /// runs, so the host's transport must carry a long-lived request (Streamable
+    /// HTTP: its own SSE stream); when the task ends the requestor sends
+    /// `notifications/cancelled` for it (Streamable HTTP: close that stream). A
+    /// receiver that refuses it, or acknowledges no `taskIds`, is not asked
+    /// again. Pushed statuses (and 2025-11-25's `notifications/tasks/status`,
+    /// which come unasked) are always taken in; polling goes on beside them, on
+    /// the receiver's interval, as the guard against a lost notification.
+    /// Default: false.
+    pub listen: bool,
 }
 
 impl Default for RequestorConfig {
@@ -66,6 +79,7 @@ impl Default for RequestorConfig {
             dialect: Dialect::Legacy,
             client_capabilities: Map::new(),
             client_info: None,
+            listen: false,
         }
     }
 }
@@ -332,6 +346,8 @@ pub(crate) struct Tracked {
     /// `inputRequests` keys already surfaced (tasks extension), sorted: each is shown once.
     /// A few per task, so a sorted list rather than a set (one hash-table instance fewer in the wasm).
     pub seen_inputs: Vec<String>,
+    /// Raw id of the open `subscriptions/listen` pushing this task's status.
+    listen: Option<String>,
 }
 
 impl Tracked {
@@ -351,6 +367,7 @@ impl Tracked {
             candidate: None,
             call_id: None,
             seen_inputs: Vec::new(),
+            listen: None,
         }
     }
 
@@ -426,8 +443,10 @@ pub struct Requestor {
     inputs: HashMap<String, String>,
     pub(crate) tasks: HashMap<String, Tracked>,
     /// Every deadline: polls, `tasks/result` retries, request timeouts.
-    timers: BTreeSet<(u64, Timer)>,
+    timers: Timers<Timer>,
     outputs: VecDeque<RequestorOutput>,
+    /// The receiver refused `subscriptions/listen`, or pushes no task status on it: not asked again.
+    listen_refused: bool,
 }
 
 impl std::fmt::Debug for Requestor {
@@ -452,8 +471,9 @@ impl Requestor {
             pending: HashMap::new(),
             inputs: HashMap::new(),
             tasks: HashMap::new(),
-            timers: BTreeSet::new(),
+            timers: Timers::new(),
             outputs: VecDeque::new(),
+            listen_refused: false,
         }
     }
 
@@ -463,14 +483,22 @@ impl Requestor {
     }
 
     fn send_request(&mut self, method: &str, params: &str, pending: Pending, timeout_ms: u64) -> String {
+        self.send(method, params, Some((pending, timeout_ms)))
+    }
+
+    /// Sends a request; `awaited`: what its answer is for, and how long to wait for it
+    /// (`None`: a listen request, answered only when its stream ends).
+    fn send(&mut self, method: &str, params: &str, awaited: Option<(Pending, u64)>) -> String {
         let now = self.now();
         self.next_id += 1;
         let id = json_string(&format!("{}{}", self.config.request_id_prefix, self.next_id));
         let message = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":{},\"params\":{params}}}", json_string(method));
-        // At least 1 ms, so that a request never expires the moment it is sent.
-        let deadline = now.saturating_add(timeout_ms.max(1));
-        self.timers.insert((deadline, Timer::Expire(id.clone())));
-        self.pending.insert(id.clone(), Outstanding { what: pending, sent_at: now, deadline });
+        if let Some((pending, timeout_ms)) = awaited {
+            // At least 1 ms, so that a request never expires the moment it is sent.
+            let deadline = now.saturating_add(timeout_ms.max(1));
+            self.timers.insert((deadline, Timer::Expire(id.clone())));
+            self.pending.insert(id.clone(), Outstanding { what: pending, sent_at: now, deadline });
+        }
         self.outputs.push_back(RequestorOutput::Send(message));
         id
     }
@@ -641,6 +669,11 @@ impl Requestor {
     /// call, cancel or list is reported failed. Returns whether it was a
     /// request still awaiting its answer.
     pub fn request_failed(&mut self, request_id: &RawId) -> bool {
+        if let Some(task_id) = self.listener(request_id.as_str()) {
+            // The push stream is gone; polling goes on.
+            self.listen_ended(&task_id, false);
+            return true;
+        }
         if !self.pending.contains_key(request_id.as_str()) {
             return false;
         }
@@ -668,6 +701,7 @@ impl Requestor {
 
     /// Stops tracking a task (no more polls or events for it).
     pub fn forget(&mut self, task_id: &str) {
+        self.unlisten(task_id);
         if let Some(t) = self.tasks.remove(task_id) {
             if let Some(due) = t.poll_due {
                 self.timers.remove(&(due, Timer::Poll(t.task_id.clone())));
@@ -875,6 +909,63 @@ impl Requestor {
         self.retrying(task_id, "tasks/update", response);
     }
 
+    /// Asks the receiver to push the task's status, where the dialect can and
+    /// the receiver has not refused it ([`RequestorConfig::listen`]).
+    fn listen(&mut self, task_id: &str) {
+        if !self.config.listen || self.listen_refused {
+            return;
+        }
+        let Some(params) = self.codec().listen_params(task_id, &self.declaration) else { return };
+        if !self.tasks.contains_key(task_id) {
+            return;
+        }
+        let id = self.send("subscriptions/listen", &params, None);
+        if let Some(t) = self.tasks.get_mut(task_id) {
+            t.listen = Some(id);
+        }
+    }
+
+    /// Closes the task's listen stream, if open: `notifications/cancelled` for it.
+    fn unlisten(&mut self, task_id: &str) {
+        let Some(id) = self.tasks.get_mut(task_id).and_then(|t| t.listen.take()) else { return };
+        let mut params = String::from("{\"requestId\":");
+        params.push_str(&id);
+        params.push('}');
+        let mut message = String::from("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":");
+        message.push_str(&self.codec().task_params(params, &self.declaration));
+        message.push('}');
+        self.outputs.push_back(RequestorOutput::Send(message));
+    }
+
+    /// The task whose listen stream has raw id `id` (as our requests write it).
+    fn listener(&self, id: &str) -> Option<String> {
+        self.tasks.values().find(|t| t.listen.as_deref() == Some(id)).map(|t| t.task_id.clone())
+    }
+
+    /// The task's listen stream ended; `refused`: with an error, so none is asked for again.
+    fn listen_ended(&mut self, task_id: &str, refused: bool) {
+        if let Some(t) = self.tasks.get_mut(task_id) {
+            t.listen = None;
+        }
+        self.listen_refused |= refused;
+    }
+
+    /// A listen acknowledgement: the stream pushes the task's status, or it is closed.
+    fn on_acknowledged(&mut self, ack: Acknowledged<'_>, message: &str) {
+        let Some(task_id) = self.listener(&ack.subscription_id.to_string()) else {
+            return self.event(RequestorEvent::Forward { message: message.to_owned() });
+        };
+        match ack.task_ids {
+            Some(ids) if ids.iter().any(|id| id.as_str() == Some(&task_id)) => {}
+            // The receiver does not push task status on listen streams.
+            None => {
+                self.listen_refused = true;
+                self.unlisten(&task_id);
+            }
+            Some(_) => self.unlisten(&task_id),
+        }
+    }
+
     /// A `tasks/get` answer in the tasks extension: a `DetailedTask` with the
     /// outcome or the outstanding `inputRequests` inlined.
     fn on_detailed_task(&mut self, task_id: &str, read: ReadTask, seq: u64) {
@@ -983,7 +1074,11 @@ impl Requestor {
         match parsed {
             Incoming::Response { id, result, error } => match self.take_pending(id) {
                 Some(out) => self.on_response(id, out.what, result, error, message),
-                None => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+                // The end of a listen stream: the receiver closed it, or refused it.
+                None => match self.listener(id) {
+                    Some(task_id) => self.listen_ended(&task_id, error.is_some()),
+                    None => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+                },
             },
             Incoming::Notification { method, params } => self.on_notification(&method, params, message),
             Incoming::Request { id, params, .. } => match params.and_then(related_task_of) {
@@ -1000,30 +1095,34 @@ impl Requestor {
 
     fn on_notification(&mut self, method: &str, params: Option<Json<'_>>, message: &str) {
         let params: Option<Value> = params.and_then(|p| serde_json::from_str(p.get()).ok());
-        match method {
-            "notifications/tasks/status" => {
-                let task_id = params.as_ref().and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned);
-                let valid = params.as_ref().and_then(task_status).is_some();
-                match (task_id, params) {
-                    (Some(id), Some(mut task)) if valid && self.tasks.contains_key(&id) => {
-                        if let Some(obj) = task.as_object_mut() {
-                            obj.remove("_meta");
-                        }
-                        self.update(&id, task, None);
-                    }
-                    _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
-                }
-            }
-            // Tasks extension: a full DetailedTask pushed on a subscriptions/listen stream.
-            "notifications/tasks" => {
-                let task_id = params.as_ref().and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned);
-                let valid = params.as_ref().and_then(task_status).is_some();
-                match (task_id, params) {
-                    (Some(id), Some(task)) if valid && self.tasks.contains_key(&id) && self.config.dialect.inlines_outcome() => {
-                        let read = self.codec().read_task(task);
+        let forward = |r: &mut Self| r.event(RequestorEvent::Forward { message: message.to_owned() });
+        if self.codec().pushes_task(method) {
+            // A status pushed unasked (2025-11-25) or on a listen stream (tasks extension: a full DetailedTask).
+            let task_id = params.as_ref().and_then(|p| p.get("taskId")).and_then(Value::as_str).map(str::to_owned);
+            let valid = params.as_ref().and_then(task_status).is_some();
+            return match (task_id, params) {
+                (Some(id), Some(task)) if valid && self.tasks.contains_key(&id) => {
+                    let read = self.codec().read_task(task);
+                    if self.config.dialect.inlines_outcome() {
                         self.on_detailed_task(&id, read, 0)
+                    } else {
+                        // A terminal status fetches the outcome with tasks/result.
+                        self.update(&id, read.task, None)
                     }
-                    _ => self.event(RequestorEvent::Forward { message: message.to_owned() }),
+                }
+                _ => forward(self),
+            };
+        }
+        if let Some(ack) = params.as_ref().and_then(|p| self.codec().acknowledged(method, p)) {
+            return self.on_acknowledged(ack, message);
+        }
+        match method {
+            // The receiver ended a listen stream (stdio).
+            "notifications/cancelled" => {
+                let listen = params.as_ref().and_then(|p| p.get("requestId")).and_then(|id| self.listener(&id.to_string()));
+                match listen {
+                    Some(task_id) => self.listen_ended(&task_id, false),
+                    None => forward(self),
                 }
             }
             "notifications/progress" => {
@@ -1063,6 +1162,7 @@ impl Requestor {
         }
         if !status.is_terminal() {
             self.schedule(&task_id, Wait::Normal);
+            self.listen(&task_id);
         }
     }
 

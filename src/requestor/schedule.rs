@@ -105,3 +105,30 @@ mod tests {
         assert_eq!(p.retry_wait(None, &mut b), 100, "never below the floor");
     }
 }
+
+/// Deadlines, soonest first, each once: a sorted list, as a requestor follows a few tasks (a
+/// `BTreeSet` of them weighed kilobytes in the wasm). Insert and remove cost O(n).
+#[derive(Debug)]
+pub(super) struct Timers<T>(Vec<(u64, T)>);
+
+impl<T: Ord> Timers<T> {
+    pub fn new() -> Self {
+        Timers(Vec::new())
+    }
+
+    pub fn insert(&mut self, entry: (u64, T)) {
+        if let Err(at) = self.0.binary_search(&entry) {
+            self.0.insert(at, entry);
+        }
+    }
+
+    pub fn remove(&mut self, entry: &(u64, T)) {
+        if let Ok(at) = self.0.binary_search(entry) {
+            self.0.remove(at);
+        }
+    }
+
+    pub fn first(&self) -> Option<&(u64, T)> {
+        self.0.first()
+    }
+}

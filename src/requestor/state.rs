@@ -119,6 +119,7 @@ impl Requestor {
             tracked.seen_inputs.dedup();
             self.tasks.insert(task_id.clone(), tracked);
             self.schedule(&task_id, super::Wait::Fixed(0));
+            self.listen(&task_id);
             added += 1;
         }
         Ok(added)

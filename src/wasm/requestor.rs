@@ -61,6 +61,18 @@ fn raw_id(text: String, lenient: bool) -> Result<RawId, JsValue> {
     }
 }
 
+/// `parts` joined with `separator` (written out: `[&str]::join` is a kilobyte of generic code in the wasm).
+fn joined(parts: &[&str], separator: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(separator);
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 fn opt_id(id: Option<RawId>) -> JsValue {
     opt_str(id.map(String::from))
 }
@@ -83,7 +95,7 @@ impl TextTaskRequestor {
 #[wasm_bindgen]
 impl TextTaskRequestor {
     /// `new TextTaskRequestor({ now?, pollFloorMs?, pollCeilingMs?, initialBackoffMs?, requestTimeoutMs?,
-    /// resultTimeoutMs?, maxListPages?, requestIdPrefix?, dialect?, clientCapabilities?, clientInfo? })`.
+    /// resultTimeoutMs?, maxListPages?, requestIdPrefix?, dialect?, clientCapabilities?, clientInfo?, listen? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<TextTaskRequestor, JsValue> {
         let mut config = RequestorConfig::default();
@@ -96,7 +108,7 @@ impl TextTaskRequestor {
             for key in Object::keys(options.unchecked_ref::<Object>()).iter() {
                 let Some(key) = key.as_string() else { continue };
                 if !known.contains(&key.as_str()) {
-                    let error = js_sys::TypeError::new(&format!("options.{key} is not an option (known here: {})", known.join(", ")));
+                    let error = js_sys::TypeError::new(&format!("options.{key} is not an option (known here: {})", joined(known, ", ")));
                     let _ = Reflect::set(&error, &"code".into(), &"invalid_options".into());
                     return Err(error.into());
                 }
@@ -131,6 +143,10 @@ impl TextTaskRequestor {
             let caps = json_object(&options, "clientCapabilities", "an object of client capabilities such as { elicitation: {} }")?;
             config.client_capabilities = caps.unwrap_or_default();
             config.client_info = json_object(&options, "clientInfo", "an object such as { name: 'my-client', version: '1.0.0' }")?;
+            let listen = Reflect::get(&options, &"listen".into()).unwrap_or(JsValue::UNDEFINED);
+            if !listen.is_undefined() {
+                config.listen = listen.as_bool().ok_or_else(|| js_error("invalid_options", "options.listen must be a boolean"))?;
+            }
         }
         let clock = JsClock::new(now);
         clock.read()?;
@@ -315,7 +331,7 @@ impl TextTaskRequestor {
                 RequestorEvent::Listed { tasks, error } => {
                     set(&obj, "kind", "listed");
                     let tasks: Vec<&str> = tasks.iter().map(crate::TaskView::json).collect();
-                    set(&obj, "tasks", format!("[{}]", tasks.join(",")));
+                    set(&obj, "tasks", format!("[{}]", joined(&tasks, ",")));
                     set(&obj, "error", opt_str(error));
                 }
                 RequestorEvent::Forward { message } => {

@@ -166,6 +166,10 @@ impl Pair {
     /// What the requestor sends in the extension: requests only, each naming its version and
     /// carrying client capabilities, with `Mcp-Name` naming its target.
     fn check_extension_request(&mut self, message: &str, v: &Value) {
+        if v["method"] == "notifications/cancelled" {
+            // Closing a listen stream (stdio's way).
+            return self.base_schema.check("CancelledNotification", v);
+        }
         self.base_schema.check("JSONRPCRequest", v);
         let meta = &v["params"]["_meta"];
         assert_eq!(meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28", "every request names its version: {v}");
@@ -181,6 +185,10 @@ impl Pair {
             "tasks/update" => self.extension_schema.check("UpdateTaskRequest", v),
             "tasks/cancel" => self.extension_schema.check("CancelTaskRequest", v),
             "tools/call" => assert!(v["params"].get("task").is_none(), "no params.task in the extension"),
+            "subscriptions/listen" => {
+                self.base_schema.check("SubscriptionsListenRequest", v);
+                self.extension_schema.check("TaskSubscriptionNotifications", &v["params"]["notifications"]);
+            }
             other => panic!("unexpected request {other}"),
         }
         if method.starts_with("tasks/") {
@@ -258,7 +266,11 @@ impl Pair {
                 self.log.push((now, direction, message.clone()));
                 match direction {
                     Direction::ToReceiver => {
-                        if let Some(reply) = self.engine.handle_message(&message, Some("s")) {
+                        let reply = match self.listen_stream(&message) {
+                            Some(reply) => reply,
+                            None => self.engine.handle_message(&message, Some("s")),
+                        };
+                        if let Some(reply) = reply {
                             self.post(Direction::ToRequestor, reply);
                         }
                     }
@@ -270,6 +282,27 @@ impl Pair {
             }
         }
         panic!("livelock on the wire; last messages: {:?}", self.log.iter().rev().take(10).collect::<Vec<_>>());
+    }
+
+    /// What the receiver's host does with `subscriptions/listen` (acknowledges the
+    /// tasks the engine follows on it) and with `notifications/cancelled` of one
+    /// (the engine stops): `Some` with its reply, if any; `None` for any other message.
+    fn listen_stream(&mut self, message: &str) -> Option<Option<String>> {
+        let v: Value = serde_json::from_str(message).ok()?;
+        match v["method"].as_str()? {
+            "subscriptions/listen" => Some(Some(match self.engine.listen_tasks(message, Some("s")) {
+                Ok(task_ids) => json!({"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{
+                    "notifications":{"taskIds":task_ids},"_meta":{"io.modelcontextprotocol/subscriptionId":v["id"]}}})
+                .to_string(),
+                Err(error) => error,
+            })),
+            "notifications/cancelled" => {
+                let id = RawId::parse(&v["params"]["requestId"].to_string()).ok()?;
+                self.engine.unlisten_tasks(&id, Some("s"));
+                Some(None)
+            }
+            _ => None,
+        }
     }
 
     /// Advances to the requestor's next deadline and runs it (the receiver's deadlines wait).
