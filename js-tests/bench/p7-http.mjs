@@ -85,11 +85,11 @@ async function timeOp(target, op, n, into = []) {
 }
 
 /** The hostings in each run: the floor first, then what its ratios are taken of. */
-export const P7_MODES = ['floor', 'floor-web', 'per-request', 'engine-only'];
+export const P7_MODES = ['floor', 'floor-web', 'per-request', 'reused', 'engine-only'];
 /** Ops measured per hosting (engine-only answers tasks/get only). */
 const opsOf = (mode) => (mode === 'engine-only' ? ['get'] : P7_OPS);
 
-export async function benchHttp({ n = 10, rounds = 20, warmup = 30, modes = P7_MODES } = {}) {
+export async function benchHttp({ n = 10, rounds = 16, warmup = 30, modes = P7_MODES } = {}) {
   process.env.PKG_DIR = PKG_DIR;
   const { installWithSdk2 } = await import('../sdk2/harness.mjs');
   const pkg = installWithSdk2('mcp-task-core-p7-');
