@@ -11,6 +11,7 @@
 //   light        the same, tasks/* requests served by an McpServer with no tools registered
 //   engine-only  not a hosting (no checks): tasks/get answered from the engine ahead of the
 //                SDK, the bound of any fast path behind toNodeHandler
+//   node-engine  not a hosting: the same in the node:http listener, ahead of toNodeHandler too
 // Prints "listening on <url>".
 import http from 'node:http';
 
@@ -80,7 +81,7 @@ if (MODE === 'floor-web') {
       };
       return server;
     };
-  } else if (MODE === 'light' || MODE === 'engine-only') {
+  } else if (MODE === 'light' || MODE === 'engine-only' || MODE === 'node-engine') {
     // tasks/* need no tools: their McpServer has the runtime installed and nothing else. The
     // SDK has checked the Mcp-Method header against the body before it calls the factory.
     factory = ({ requestInfo }) => {
@@ -113,6 +114,25 @@ if (MODE === 'floor-web') {
     req.headers[ADDRESS_HEADER] = req.socket.remoteAddress;
     serve(req, res);
   };
+  if (MODE === 'node-engine') {
+    // Not a hosting either: tasks/get answered from the engine in the node:http listener, ahead of
+    // the Node adapter too (no checks): the bound of a fast path that bypasses toNodeHandler.
+    const sdk = listener;
+    const serverInfo = { name: 'p7-bench', version: '1.0.0' };
+    listener = (req, res) => {
+      if (req.headers['mcp-method'] !== 'tasks/get') return sdk(req, res);
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        const reply = JSON.parse(tasks.engine.handle(body, null, { dialect: '2026-07-28', quotaKey: `address:${req.socket.remoteAddress}` }));
+        reply.result._meta = { 'io.modelcontextprotocol/serverInfo': serverInfo };
+        const text = JSON.stringify(reply);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      });
+    };
+  }
 }
 
 const server = http.createServer({ keepAliveTimeout: 60_000 }, listener);

@@ -245,6 +245,10 @@ if (only.has('P7')) {
     const e = r.ms['engine-only'].get / floor.get;
     row('P7', '  tasks/get: engine ahead of the SDK, no checks (fast path)', ms(r.ms['engine-only'].get), `${ms(floor.get)} floor`, x(e), '—', e <= 1.3 ? 'info' : 'bound');
   }
+  if (r.ms['node-engine']) {
+    const e = r.ms['node-engine'].get / floor.get;
+    row('P7', '  tasks/get: the same ahead of toNodeHandler too', ms(r.ms['node-engine'].get), `${ms(floor.get)} floor`, x(e), '—', e <= 1.3 ? 'info' : 'bound');
+  }
 }
 
 // ---- the table ------------------------------------------------------------------------------
@@ -282,7 +286,8 @@ if (raw.P7) {
   console.log(`P7: one fetch client (keep-alive), sequential round trips, median of ${raw.P7.rounds * raw.P7.n} per hosting and op in blocks of ${raw.P7.n}`);
   console.log(`    taken in turn; each server its own process. Floor: a bare node:http server answering the SDK hosting's own bytes.`);
   console.log(`    The floor behind toNodeHandler answers the same bytes from a web-standard handler; "engine ahead of the SDK" answers`);
-  console.log(`    tasks/get from the engine before createMcpHandler with none of its checks: what any fast path behind the adapter costs at least.`);
+  console.log(`    tasks/get from the engine before createMcpHandler with none of its checks: what any fast path behind the adapter costs at least;`);
+  console.log(`    "ahead of toNodeHandler too": the same in the node:http listener, before the Node adapter.`);
   console.log(`    p90 in results.json.`);
 }
 if (raw.P5) {
