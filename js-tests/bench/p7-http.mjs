@@ -2,12 +2,13 @@
 // (createMcpHandler + TasksExtension, served by toNodeHandler over node:http) against the floor: a
 // bare node:http server answering the same JSON bytes. One client (fetch, keep-alive), sequential
 // round trips, the hostings measured in turn within each round. Per op: a task `tools/call`
-// (create), `tasks/get` of a completed task, a plain `tools/call`. Servers: p7-server.mjs, each
-// in its own process.
+// (create), `tasks/get` of a completed task, a plain `tools/call`. Servers: p7-server.mjs, and
+// examples/sdk2-server as it ships (seven tools registered per request, the engine's default
+// limits: the run stays far below its rate limit), each in its own process.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BENCH_DIR, PKG_DIR, quantile } from './lib.mjs';
+import { BENCH_DIR, PKG_DIR, REPO_ROOT, quantile } from './lib.mjs';
 
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -16,8 +17,8 @@ const ENVELOPE = {
 };
 export const P7_OPS = ['create', 'get', 'plain'];
 
-async function start(dir, env) {
-  const child = spawn(process.execPath, ['p7-server.mjs'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function start(dir, env, script = 'p7-server.mjs') {
+  const child = spawn(process.execPath, [script], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise((resolve, reject) => {
     child.stdout.on('data', (d) => {
@@ -57,17 +58,17 @@ function client(url) {
 }
 
 const OPS = {
-  create: (taskId) => ['tools/call', { name: 'report', arguments: { topic: 'q3' } }],
-  get: (taskId) => ['tasks/get', { taskId }],
+  create: (target) => (target.mode === 'example' ? ['tools/call', { name: 'slow_compute', arguments: { seconds: 0 } }] : ['tools/call', { name: 'report', arguments: { topic: 'q3' } }]),
+  get: (target) => ['tasks/get', { taskId: target.taskId }],
   plain: () => ['tools/call', { name: 'greet', arguments: { name: 'Ada' } }],
 };
 
 /** A completed task of the server behind `call`, to poll. */
-async function completedTask(call) {
-  const { reply } = await call(...OPS.create());
+async function completedTask(call, mode) {
+  const { reply } = await call(...OPS.create({ mode }));
   const { taskId } = reply.result;
   for (;;) {
-    const got = await call(...OPS.get(taskId));
+    const got = await call(...OPS.get({ taskId }));
     if (got.reply.result.status === 'completed') return taskId;
     await new Promise((r) => setTimeout(r, 5));
   }
@@ -75,7 +76,7 @@ async function completedTask(call) {
 
 /** `n` sequential round trips of `op`: the ms of each, pushed to `into`. */
 async function timeOp(target, op, n, into = []) {
-  const [method, params] = OPS[op](target.taskId);
+  const [method, params] = OPS[op](target);
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     await target.call(method, params);
@@ -84,8 +85,11 @@ async function timeOp(target, op, n, into = []) {
   return into;
 }
 
-/** The hostings in each run: the floor first, then what its ratios are taken of. */
-export const P7_MODES = ['floor', 'floor-web', 'per-request', 'reused', 'engine-only', 'node-engine'];
+/**
+ * The hostings of a run (p7-server.mjs's modes, and `example`: examples/sdk2-server). `reused` and
+ * `light` are left out by default (figures in pkg-template/README.md); BENCH_P7_MODES=a,b,... picks.
+ */
+export const P7_MODES = (process.env.BENCH_P7_MODES ?? 'floor,floor-web,per-request,example,engine-only,node-engine').split(',');
 /** Ops measured per hosting (the engine-only bounds answer tasks/get only). */
 const opsOf = (mode) => (mode === 'engine-only' || mode === 'node-engine' ? ['get'] : P7_OPS);
 
@@ -95,24 +99,26 @@ export async function benchHttp({ n = 10, rounds = 16, warmup = 30, modes = P7_M
   const pkg = installWithSdk2('mcp-task-core-p7-');
   const servers = [];
   const launch = async (mode, env = {}) => {
-    const s = { mode, ...(await start(pkg.dir, { MODE: mode, ...env })) };
+    const s = { mode, ...(await (mode === 'example' ? start(pkg.dir, { PORT: '0' }, 'server.mjs') : start(pkg.dir, { MODE: mode, ...env }))) };
     servers.push(s);
     return s;
   };
   try {
     fs.copyFileSync(path.join(BENCH_DIR, 'p7-server.mjs'), path.join(pkg.dir, 'p7-server.mjs'));
+    fs.copyFileSync(path.join(REPO_ROOT, 'examples', 'sdk2-server', 'server.mjs'), path.join(pkg.dir, 'server.mjs'));
+    if (!modes.includes('floor') || !modes.includes('per-request')) throw new Error('P7 needs the floor and per-request modes');
     const floors = modes.filter((m) => m.startsWith('floor'));
     const hosted = await Promise.all(modes.filter((m) => !m.startsWith('floor')).map((m) => launch(m)));
     const targets = [];
     for (const s of hosted) {
       const call = client(s.url);
-      targets.push({ mode: s.mode, call, taskId: await completedTask(call) });
+      targets.push({ mode: s.mode, call, taskId: await completedTask(call, s.mode) });
     }
-    // The floors answer the bytes the first hosting answered, each under the request's id.
-    const first = targets[0];
+    // The floors answer the bytes the README hosting answered, each under the request's id.
+    const first = targets.find((t) => t.mode === 'per-request');
     const replies = {};
     for (const op of P7_OPS) {
-      const [method, params] = OPS[op](first.taskId);
+      const [method, params] = OPS[op](first);
       const { reply } = await first.call(method, params);
       replies[method === 'tools/call' ? `tools/call:${params.name}` : method] = JSON.stringify({ ...reply, id: 0 });
     }

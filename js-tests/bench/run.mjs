@@ -234,6 +234,9 @@ if (only.has('P7')) {
     const target = op === 'plain' ? 'info' : '≤ 1.3×';
     row('P7', `${label[op]}: README hosting, McpServer per request`, ms(r.ms['per-request'][op]), `${ms(floor[op])} floor`, x(ratio), target, op === 'plain' ? 'info' : verdict(ratio <= 1.3));
   }
+  if (r.ms.example) {
+    for (const op of ['get', 'create']) row('P7', `  ${label[op]}: examples/sdk2-server (7 tools, isLegacyRequest)`, ms(r.ms.example[op]), `${ms(floor[op])} floor`, x(r.ms.example[op] / floor[op]), '—', 'info');
+  }
   if (r.ms.reused) {
     for (const op of ['get', 'create']) row('P7', `  ${label[op]}: idle McpServers reused (a pool)`, ms(r.ms.reused[op]), `${ms(floor[op])} floor`, x(r.ms.reused[op] / floor[op]), '—', 'info');
   }
