@@ -4,7 +4,7 @@
 # and the Node version; results also in js-tests/bench/results.json. About 1.5-2 minutes on a
 # 2-core machine once set up.
 #
-#   scripts/bench.sh [--only=P1,P2,P2E,P3,P4,P5,P6] [--quick]
+#   scripts/bench.sh [--only=P1,P2,P2E,P3,P4,P5,P6,P7,P8] [--quick]
 #   scripts/bench.sh --durable      WasmTaskStore in memory vs on Redis; one vs two server instances
 #
 # Env:

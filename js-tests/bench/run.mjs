@@ -1,6 +1,6 @@
 // mcp-task-core benchmarks against the official MCP TypeScript SDK 1.x, printed as one table.
 //
-//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6,P7] [--quick]
+//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6,P7,P8] [--quick]
 //   (P1 includes P1e, the 2026-07-28 dialect; P2 includes P2e, SDK Client → McpServer → store)
 //   (scripts/bench.sh builds the package first and runs this)
 //
@@ -21,11 +21,12 @@ import { benchScale } from './p5-scale.mjs';
 import { benchSdkEndToEnd } from './p2e-sdk-e2e.mjs';
 import { benchClients } from './p6-clients.mjs';
 import { benchPush } from './p7-push.mjs';
+import { benchHttp } from './p8-http.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6,P7').split(',').map((s) => s.trim().toUpperCase()));
+const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6,P7,P8').split(',').map((s) => s.trim().toUpperCase()));
 if (typeof globalThis.gc !== 'function') {
   console.error('run with: node --expose-gc js-tests/bench/run.mjs');
   process.exit(2);
@@ -231,6 +232,37 @@ if (only.has('P7')) {
   row('P7', `  slowest of ${r.runs}`, ms(r.pushedMaxMs), `${ms(r.polledMaxMs)} polled`, '—', '—', 'info');
 }
 
+// ---- P8 what an HTTP request costs ----------------------------------------------------------
+if (only.has('P8')) {
+  const r = (raw.P8 = await step('P8 HTTP request cost', () => benchHttp(quick ? { rounds: 6, warmup: 10 } : {})));
+  const floor = r.ms.floor;
+  const ms = (v) => `${v.toFixed(2)} ms`;
+  const label = { create: 'task create (tools/call)', get: 'tasks/get', plain: 'plain tools/call' };
+  for (const op of ['get', 'create', 'plain']) {
+    const ratio = r.ms['per-request'][op] / floor[op];
+    const target = op === 'plain' ? 'info' : '≤ 1.3×';
+    row('P8', `${label[op]}: README hosting, McpServer per request`, ms(r.ms['per-request'][op]), `${ms(floor[op])} floor`, x(ratio), target, op === 'plain' ? 'info' : verdict(ratio <= 1.3));
+  }
+  if (r.ms.example) {
+    for (const op of ['get', 'create']) row('P8', `  ${label[op]}: examples/sdk2-server (7 tools, isLegacyRequest)`, ms(r.ms.example[op]), `${ms(floor[op])} floor`, x(r.ms.example[op] / floor[op]), '—', 'info');
+  }
+  if (r.ms.reused) {
+    for (const op of ['get', 'create']) row('P8', `  ${label[op]}: idle McpServers reused (a pool)`, ms(r.ms.reused[op]), `${ms(floor[op])} floor`, x(r.ms.reused[op] / floor[op]), '—', 'info');
+  }
+  if (r.ms['floor-web']) {
+    const web = r.ms['floor-web'].get / floor.get;
+    row('P8', '  tasks/get: the floor behind toNodeHandler (adapter alone)', ms(r.ms['floor-web'].get), `${ms(floor.get)} floor`, x(web), '—', web <= 1.3 ? 'info' : 'bound');
+  }
+  if (r.ms['engine-only']) {
+    const e = r.ms['engine-only'].get / floor.get;
+    row('P8', '  tasks/get: engine ahead of the SDK, no checks (fast path)', ms(r.ms['engine-only'].get), `${ms(floor.get)} floor`, x(e), '—', e <= 1.3 ? 'info' : 'bound');
+  }
+  if (r.ms['node-engine']) {
+    const e = r.ms['node-engine'].get / floor.get;
+    row('P8', '  tasks/get: the same ahead of toNodeHandler too', ms(r.ms['node-engine'].get), `${ms(floor.get)} floor`, x(e), '—', e <= 1.3 ? 'info' : 'bound');
+  }
+}
+
 // ---- the table ------------------------------------------------------------------------------
 meta.loadAverageAtEnd = os.loadavg().map((x) => +x.toFixed(2));
 meta.seconds = +((performance.now() - started) / 1000).toFixed(1);
@@ -251,7 +283,8 @@ console.log('');
 console.log('ratio: P1/P1e/P2/P2e throughput = ours ÷ SDK (P1e also ÷ our own 2025-11-25 mix);');
 console.log('P2 memory = our overhead ÷ the SDK\'s (bytes retained per task beyond the');
 console.log('result\'s 1024 JSON bytes; counted: V8 heapUsed + arrayBuffers + wasm linear memory growth, after full GCs);');
-console.log('P2 list = SDK time ÷ ours; P3 = size ÷ budget; P4 = added ms ÷ 5 ms; P5 = figure at the largest size ÷ at the smaller.');
+console.log('P2 list = SDK time ÷ ours; P3 = size ÷ budget; P4 = added ms ÷ 5 ms; P5 = figure at the largest size ÷ at the smaller;');
+console.log("P7 = ms per round trip ÷ the floor's.");
 if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
 if (raw.P2e) {
   console.log(`P2e: SDK Client and McpServer over InMemoryTransport on both sides, each request awaited in turn; only the`);
@@ -264,6 +297,14 @@ if (raw.P6) {
 if (raw.P7) {
   console.log(`P7: TasksExtension (SDK 2.x, withTaskListen) and TaskClient in one process, no sockets; work of ${raw.P7.workMs.join(' / ')} ms;`);
   console.log(`    medians; ratio = polled ÷ pushed.`);
+}
+if (raw.P8) {
+  console.log(`P8: one fetch client (keep-alive), sequential round trips, median of ${raw.P8.rounds * raw.P8.n} per hosting and op in blocks of ${raw.P8.n}`);
+  console.log(`    taken in turn; each server its own process. Floor: a bare node:http server answering the SDK hosting's own bytes.`);
+  console.log(`    The floor behind toNodeHandler answers the same bytes from a web-standard handler; "engine ahead of the SDK" answers`);
+  console.log(`    tasks/get from the engine before createMcpHandler with none of its checks: what any fast path behind the adapter costs at least;`);
+  console.log(`    "ahead of toNodeHandler too": the same in the node:http listener, before the Node adapter.`);
+  console.log(`    p90 in results.json.`);
 }
 if (raw.P5) {
   const shares = Object.values(raw.P5).flatMap((r) => ['get', 'create', 'list'].map((k) => r[k].preemptedShare));
