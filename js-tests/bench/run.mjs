@@ -284,7 +284,7 @@ console.log('ratio: P1/P1e/P2/P2e throughput = ours ÷ SDK (P1e also ÷ our own 
 console.log('P2 memory = our overhead ÷ the SDK\'s (bytes retained per task beyond the');
 console.log('result\'s 1024 JSON bytes; counted: V8 heapUsed + arrayBuffers + wasm linear memory growth, after full GCs);');
 console.log('P2 list = SDK time ÷ ours; P3 = size ÷ budget; P4 = added ms ÷ 5 ms; P5 = figure at the largest size ÷ at the smaller;');
-console.log("P7 = ms per round trip ÷ the floor's.");
+console.log("P8 = ms per round trip ÷ the floor's.");
 if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
 if (raw.P2e) {
   console.log(`P2e: SDK Client and McpServer over InMemoryTransport on both sides, each request awaited in turn; only the`);
