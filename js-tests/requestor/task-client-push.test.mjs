@@ -47,6 +47,9 @@ function modernServer(pollIntervalMs) {
     const s = new sdk.McpServer({ name: 'push-test', version: '1.0.0' });
     tasks.install(s);
     tasks.registerTool(s, 'export', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
+      // A change made before the client's listen stream is open can reach it only by a poll:
+      // the steps start once the stream is there, so every one of them is pushed.
+      for (let waited = 0; tasks._streams.size === 0 && waited < 2_000; waited += 2) await sleep(2);
       for (const step of STEPS) {
         await sleep(STEP_MS);
         await task.setStatus(step);
@@ -206,6 +209,8 @@ serveStdio(() => {
   const server = new McpServer({ name: 'stdio-push', version: '1.0.0' });
   tasks.install(server);
   tasks.registerTool(server, 'export', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
+    // Steps start once the client's listen stream is open (a change before it reaches the client only by a poll).
+    for (let waited = 0; tasks._streams.size === 0 && waited < 2000; waited += 2) await sleep(2);
     for (const step of ${JSON.stringify(STEPS)}) {
       await sleep(${STEP_MS});
       await task.setStatus(step);
