@@ -215,6 +215,7 @@ test('chromium: tasks of two sessions appear live, a status change shows without
       page.on('framenavigated', (frame) => frame === page.mainFrame() && nav.push(frame.url()));
       await page.goto(`${host.url}/console`);
       assert.equal(new URL(page.url()).pathname, '/console/', 'redirected to the page');
+      assert.equal(await page.locator('h1').innerText(), 'demo server');
       await page.waitForSelector('#conn[data-state=live]');
       await page.evaluate(() => (window.sameDocument = true));
       const row = (id) => page.locator(`tr[data-task-id="${id}"]`);

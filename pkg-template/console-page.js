@@ -15,13 +15,13 @@ export const CONSOLE_PAGE = `<!doctype html>
 --working:#58a6ff;--input:#d29922;--completed:#3fb950;--failed:#f85149;--cancelled:#8b949e}}
 *{box-sizing:border-box}body{margin:0;background:var(--bg);color:var(--fg)}
 header{display:flex;flex-wrap:wrap;gap:.75rem 1.5rem;align-items:center;padding:.75rem 1.25rem;border-bottom:1px solid var(--line);background:var(--panel)}
-h1{font-size:1.05rem;margin:0}h2{font-size:.95rem;margin:0 0 .5rem}
+h1{font-size:1.05rem;margin:0}h2{font-size:.95rem;margin:0 0 .5rem}h3{font-size:.8rem;margin:.75rem 0 .25rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 #conn{font-size:.8rem;color:var(--muted)}#conn[data-state=live]::before{content:"● ";color:var(--completed)}
 #conn[data-state=down]::before{content:"● ";color:var(--failed)}
 #counts{display:flex;gap:.75rem;margin:0;padding:0;list-style:none;font-size:.8rem;color:var(--muted)}
 form{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin-left:auto}
 label{display:flex;flex-direction:column;font-size:.75rem;color:var(--muted);gap:.15rem}
-select,button{font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.25rem .5rem}
+select{max-width:14rem}select,button{font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.25rem .5rem}
 button{cursor:pointer}button:hover{border-color:var(--muted)}
 :focus-visible{outline:2px solid var(--focus);outline-offset:2px}
 main{display:grid;grid-template-columns:minmax(0,1fr) minmax(18rem,26rem);gap:1rem;padding:1rem 1.25rem}
@@ -32,7 +32,7 @@ th,td{padding:.4rem .6rem;border-bottom:1px solid var(--line);text-align:left;ve
 th{font-size:.75rem;font-weight:600;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 tr[aria-selected=true]{background:color-mix(in srgb,var(--focus) 10%,transparent)}
 .id,code,pre,.ttl{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem}
-.msg{max-width:28rem;overflow-wrap:anywhere}
+.msg{max-width:28rem;overflow-wrap:anywhere}.when,.ttl{white-space:nowrap}
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;font-size:.75rem;font-weight:600;color:#fff;white-space:nowrap}
 .s-working{background:var(--working)}.s-input_required{background:var(--input)}.s-completed{background:var(--completed)}
 .s-failed{background:var(--failed)}.s-cancelled{background:var(--cancelled)}
@@ -52,7 +52,7 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .75rem;margin:0 0 1rem}
 <span id="conn" role="status" data-state="connecting">connecting…</span>
 <ul id="counts" aria-label="Tasks by status"></ul>
 <form id="filters" aria-label="Filters">
-<label>Status<select id="f-status"><option value="">all</option><option value="active">running (working, input required)</option>
+<label>Status<select id="f-status"><option value="">all</option><option value="active">running</option>
 <option>working</option><option value="input_required">input required</option><option>completed</option><option>failed</option><option>cancelled</option></select></label>
 <label>Tool<select id="f-tool"><option value="">all</option></select></label>
 <label>Context<select id="f-context"><option value="">all</option></select></label>
@@ -149,7 +149,7 @@ function row(t) {
   return el('tr', { 'data-task-id': t.taskId, 'data-status': t.status, 'aria-selected': String(t.taskId === selected) },
     el('td', {}, open), el('td', {}, t.tool ?? el('span', { class: 'muted' }, '—')), el('td', { class: 'id', title: t.context ?? '' }, t.context ? short(t.context) : el('span', { class: 'muted' }, '—')),
     el('td', { class: 'status' }, badge(t.status)), el('td', { class: 'msg' }, t.statusMessage ?? ''),
-    el('td', { class: 'ttl', 'data-task-id': t.taskId }, left(t)), el('td', {}, time(t.lastUpdatedAt)), actions);
+    el('td', { class: 'ttl', 'data-task-id': t.taskId }, left(t)), el('td', { class: 'when' }, time(t.lastUpdatedAt)), actions);
 }
 
 let outcome = { taskId: null, status: null, body: null };

@@ -263,7 +263,7 @@ export function taskConsole(view, options = {}) {
   const feed = new Feed(view, pollMs, onerror);
   /** Ends each open event stream (close()). */
   const closers = new Set();
-  const page = CONSOLE_PAGE.replace('__TITLE__', String(title).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
+  const page = CONSOLE_PAGE.replaceAll('__TITLE__', String(title).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
 
   /** @param {Request} request @param {any} [nodeRequest] */
   const allowed = async (request, nodeRequest) => {
