@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import Redis from 'ioredis';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema, GetTaskResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { withChromium } from './helpers/browser.mjs';
-import { REPO_ROOT, installPackage } from './helpers/package.mjs';
+import { JS_TESTS_DIR, REPO_ROOT, installPackage } from './helpers/package.mjs';
 import { startRedis, until } from './durable/lib.mjs';
 
 const COOKIE = 'console-session=opensesame';
@@ -165,6 +166,37 @@ after(async () => {
 test('the package ships mcp-task-core/console (ESM, types)', () => {
   for (const f of ['console.js', 'console-page.js', 'console.d.ts']) assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   assert.deepEqual(pkg.packageJson.exports['./console'], { types: './console.d.ts', import: './console.js', default: './console.js' });
+});
+
+test('types: tsc accepts a host of the console (fetch and Node handlers, a view of its own) and refuses a wrong view', () => {
+  fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', '@modelcontextprotocol'), path.join(pkg.dir, 'node_modules', '@modelcontextprotocol'));
+  fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', 'zod'), path.join(pkg.dir, 'node_modules', 'zod'));
+  const check = `import http from 'node:http';
+import { WasmTaskStore } from 'mcp-task-core/sdk';
+import { sdkOperatorView, taskConsole, type OperatorView, type OperatorTask } from 'mcp-task-core/console';
+const page = taskConsole(sdkOperatorView(new WasmTaskStore()), { authorize: async (request: Request) => request.headers.get('cookie') === 'ops=1', basePath: '/ops', pollMs: 1000, title: 'ops' });
+http.createServer((req, res) => void page.node(req, res));
+const answer: Promise<Response> = page.fetch(new Request('http://h/ops/'));
+const tasks: OperatorTask[] = [];
+const mine: OperatorView = { list: async () => tasks, get: async () => null, cancel: async () => {} };
+taskConsole(mine).close();
+void answer;
+// @ts-expect-error a view needs cancel
+taskConsole({ list: async () => tasks, get: async () => null });
+// @ts-expect-error authorize answers a boolean
+taskConsole(mine, { authorize: () => 'yes' });
+`;
+  fs.writeFileSync(path.join(pkg.dir, 'console-check.mts'), check);
+  // --skipLibCheck keeps the run short (the SDK's .d.ts are big) but skips our declaration file
+  // too: a copy of it is checked as a source in the same run.
+  fs.writeFileSync(path.join(pkg.dir, 'console-decl.mts'), fs.readFileSync(path.join(pkg.installed, 'console.d.ts'), 'utf8'));
+  const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
+  const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--types', 'node', '--skipLibCheck', '--typeRoots', path.join(JS_TESTS_DIR, 'node_modules', '@types')];
+  try {
+    execFileSync(process.execPath, [tsc, ...args, 'console-check.mts', 'console-decl.mts'], { cwd: pkg.dir, encoding: 'utf8', timeout: 60_000 });
+  } catch (err) {
+    assert.fail(`tsc failed:\n${err.stdout}${err.stderr}`);
+  }
 });
 
 test('closed by default: without authorize every request is refused; with it, only what it allows', async () => {
