@@ -173,13 +173,15 @@ test('types: tsc accepts a host of the console (fetch and Node handlers, a view 
   fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', 'zod'), path.join(pkg.dir, 'node_modules', 'zod'));
   const check = `import http from 'node:http';
 import { WasmTaskStore } from 'mcp-task-core/sdk';
-import { sdkOperatorView, taskConsole, type OperatorView, type OperatorTask } from 'mcp-task-core/console';
+import { TasksExtension } from 'mcp-task-core/server';
+import { sdkOperatorView, taskConsole, tasksExtensionOperatorView, type OperatorView, type OperatorTask } from 'mcp-task-core/console';
 const page = taskConsole(sdkOperatorView(new WasmTaskStore()), { authorize: async (request: Request) => request.headers.get('cookie') === 'ops=1', basePath: '/ops', pollMs: 1000, title: 'ops' });
 http.createServer((req, res) => void page.node(req, res));
 const answer: Promise<Response> = page.fetch(new Request('http://h/ops/'));
 const tasks: OperatorTask[] = [];
 const mine: OperatorView = { list: async () => tasks, get: async () => null, cancel: async () => {} };
 taskConsole(mine).close();
+taskConsole(tasksExtensionOperatorView(new TasksExtension()), { authorize: () => false }).close();
 void answer;
 // @ts-expect-error a view needs cancel
 taskConsole({ list: async () => tasks, get: async () => null });

@@ -3,6 +3,7 @@
 // `http.IncomingMessage` and `http.ServerResponse`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WasmTaskStore } from 'mcp-task-core/sdk';
+import type { TasksExtension } from 'mcp-task-core/server';
 
 export type OperatorTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -54,6 +55,14 @@ export interface OperatorView {
  * have `tool` and `context` `null`.
  */
 export declare function sdkOperatorView(store: WasmTaskStore): OperatorView;
+
+/**
+ * The operator view of a `TasksExtension` (SDK 2.x): the tasks its engine holds, each read in
+ * its own context (the principal), cancelled through the runtime (the work's `signal` fires).
+ * No change hook (the console polls); `tool` is `null` (the runtime does not keep it). With
+ * `storage`, the tasks this instance holds.
+ */
+export declare function tasksExtensionOperatorView(tasks: TasksExtension): OperatorView;
 
 export interface TaskConsoleOptions {
   /**

@@ -114,6 +114,56 @@ export function sdkOperatorView(store) {
 }
 
 /**
+ * The outcome members of a finished task: `result`, or `error` (a JSON-RPC error).
+ * @param {{ kind: string, json: string }} outcome  the engine's (TextTaskEngine.getTaskResult)
+ */
+function outcomeOf(outcome) {
+  return outcome.kind === 'error' ? { error: JSON.parse(outcome.json) } : { result: JSON.parse(outcome.json) };
+}
+
+/**
+ * The operator view of a `TasksExtension` (mcp-task-core/server, SDK 2.x): the tasks its engine
+ * holds (`engine.snapshot()` names them), each read in its own context (the principal), and
+ * `cancel` through the runtime, so the work's `signal` fires. No change hook: the console polls.
+ * Tool names are not kept by the runtime (`tool` is `null`). With `storage`, the tasks this
+ * instance holds.
+ * @param {import('./server.js').TasksExtension} tasks
+ */
+export function tasksExtensionOperatorView(tasks) {
+  const engine = tasks?.engine;
+  if (!engine || typeof engine.snapshot !== 'function' || typeof tasks.cancel !== 'function') {
+    throw new TypeError('tasksExtensionOperatorView(tasks) takes a TasksExtension (mcp-task-core/server)');
+  }
+  /** @param {string} taskId */
+  const read = (taskId) => {
+    const context = engine.taskContext(taskId);
+    if (context === undefined) return null;
+    const text = engine.getTask(taskId, context);
+    return text === null || text === undefined ? null : { ...JSON.parse(text), tool: null, context };
+  };
+  return {
+    async list(/** @type {{ status?: string }} */ filter = {}) {
+      /** @type {{ id: string }[]} */
+      const records = JSON.parse(engine.snapshot());
+      const tasks = [];
+      for (const { id } of records) {
+        const task = read(id);
+        if (task !== null && (filter.status === undefined || task.status === filter.status)) tasks.push(task);
+      }
+      return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    },
+    async get(/** @type {string} */ taskId) {
+      const task = typeof taskId === 'string' ? read(taskId) : null;
+      if (task === null || (task.status !== 'completed' && task.status !== 'failed')) return task;
+      return { ...task, ...outcomeOf(engine.getTaskResult(taskId, task.context)) };
+    },
+    async cancel(/** @type {string} */ taskId, /** @type {string | undefined} */ message) {
+      await tasks.cancel(taskId, message);
+    },
+  };
+}
+
+/**
  * One poller shared by every open event stream of a console: lists the tasks every `pollMs`
  * (and at once when the view reports a change), and sends each stream what changed.
  */
