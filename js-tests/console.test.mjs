@@ -289,7 +289,13 @@ test('chromium: tasks of two sessions appear live, a status change shows without
 
       // Cancel from the page: the work's AbortSignal fires, the client sees cancelled.
       assert.equal(host.aborted.has(indexing), false);
-      await row(indexing).getByRole('button', { name: `Cancel task ${indexing}` }).click();
+      // By keyboard: the focus stays on the button while the row updates under it.
+      const cancelButton = row(indexing).getByRole('button', { name: `Cancel task ${indexing}` });
+      await cancelButton.focus();
+      const message = (await cells(indexing))[4];
+      await until(async () => (await cells(indexing))[4] !== message, 'a status message while the button has the focus');
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Cancel task ${indexing}`);
+      await page.keyboard.press('Enter');
       await page.waitForSelector(`tr[data-task-id="${indexing}"][data-status=cancelled]`);
       await until(() => host.aborted.has(indexing), 'the work of the cancelled task to stop');
       const seen = await alice.get(indexing);

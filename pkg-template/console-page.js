@@ -124,7 +124,13 @@ function options(select, values) {
   select.value = keep;
 }
 
+// Rows are rebuilt on every change: the focused control is found again by its data-key.
 function render() {
+  const focused = document.activeElement?.dataset?.key;
+  draw();
+  if (focused) document.querySelector('[data-key="' + CSS.escape(focused) + '"]')?.focus();
+}
+function draw() {
   const f = filters();
   const list = [...tasks.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
   options($('f-tool'), new Set(list.map((t) => t.tool).filter(Boolean)));
@@ -138,11 +144,11 @@ function render() {
   detail();
 }
 function row(t) {
-  const open = el('button', { type: 'button', class: 'id', title: t.taskId, 'aria-label': 'Details of task ' + t.taskId }, short(t.taskId));
+  const open = el('button', { type: 'button', class: 'id', title: t.taskId, 'aria-label': 'Details of task ' + t.taskId, 'data-key': 'open ' + t.taskId }, short(t.taskId));
   open.addEventListener('click', () => select(t.taskId));
   const actions = el('td');
   if (!TERMINAL.has(t.status)) {
-    const cancel = el('button', { type: 'button', 'aria-label': 'Cancel task ' + t.taskId }, 'Cancel');
+    const cancel = el('button', { type: 'button', 'aria-label': 'Cancel task ' + t.taskId, 'data-key': 'cancel ' + t.taskId }, 'Cancel');
     cancel.addEventListener('click', () => cancelTask(t.taskId, cancel));
     actions.append(cancel);
   }
@@ -155,8 +161,8 @@ function row(t) {
 let outcome = { taskId: null, status: null, body: null };
 function select(taskId) {
   selected = taskId;
-  render();
-  $('detail-title').focus?.();
+  draw();
+  $('detail-title').focus();
 }
 async function loadOutcome(t) {
   outcome = { taskId: t.taskId, status: t.status, body: el('p', { class: 'muted' }, 'loading…') };
@@ -192,7 +198,7 @@ function detail() {
     parts.push(el('p', { class: 'note' }, 'Waiting for input from the client that created the task. This server\\'s operator view does not expose input requests, so they cannot be answered from here.'));
   }
   if (!TERMINAL.has(t.status)) {
-    const cancel = el('button', { type: 'button' }, 'Cancel this task');
+    const cancel = el('button', { type: 'button', 'data-key': 'detail-cancel ' + t.taskId }, 'Cancel this task');
     cancel.addEventListener('click', () => cancelTask(t.taskId, cancel));
     parts.push(cancel);
   }
