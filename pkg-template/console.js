@@ -186,7 +186,8 @@ class Feed {
     this.running = false;
     this.again = false;
     this.ready = null;
-    this.failing = false;
+    /** While listing fails: the error's message (each stream is told once). */
+    this.failing = null;
   }
 
   /** @param {(event: string, data: unknown) => void} send */
@@ -194,13 +195,14 @@ class Feed {
     this.streams.add(send);
     if (this.streams.size === 1) this.start();
     await this.ready;
-    if (this.streams.has(send)) send('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
+    if (!this.streams.has(send)) return;
+    send('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
+    if (this.failing !== null) send('feed', { ok: false, message: this.failing });
   }
 
   /** @param {(event: string, data: unknown) => void} send */
   leave(send) {
-    this.streams.delete(send);
-    if (this.streams.size === 0) this.stop();
+    if (this.streams.delete(send) && this.streams.size === 0) this.stop();
   }
 
   start() {
@@ -245,12 +247,13 @@ class Feed {
       list = await this.view.list({});
     } catch (err) {
       this.onerror(err);
-      if (!this.failing) this.broadcast('feed', { ok: false, message: String(/** @type {any} */ (err)?.message ?? err) });
-      this.failing = true;
+      const message = String(/** @type {any} */ (err)?.message ?? err);
+      if (this.failing !== message) this.broadcast('feed', { ok: false, message });
+      this.failing = message;
       return;
     }
-    if (this.failing) this.broadcast('feed', { ok: true });
-    this.failing = false;
+    if (this.failing !== null) this.broadcast('feed', { ok: true });
+    this.failing = null;
     const seen = new Set();
     for (const task of list) {
       seen.add(task.taskId);
