@@ -133,7 +133,7 @@ test('every js example of the npm README runs as written', { timeout: 180_000 },
   const blocks = jsBlocks(readme);
   assert.ok(blocks.length >= 10, `found ${blocks.length} js blocks`);
   const headings = new Set(blocks.map((b) => b.heading));
-  const driven = ['Node', 'Cloudflare Workers', 'Serving it from Node', 'Browser clients (CORS)', 'Authenticated users', 'Choosing the principal', 'Work that outlives its request'];
+  const driven = ['Node', 'Cloudflare Workers', 'Serving it from Node', 'A task console (`mcp-task-core/console`)', 'Browser clients (CORS)', 'Authenticated users', 'Choosing the principal', 'Work that outlives its request'];
   for (const checked of driven) assert.ok(headings.has(checked), `an example under "${checked}"`);
   const browser = [];
   for (const [i, block] of blocks.entries()) {

@@ -37,6 +37,8 @@ export function installGlobals() {
     post: async (message) => record.posted.push(message),
     ask: async () => ({ action: 'decline' }),
     show: () => {},
+    // The task console
+    isOperator: (cookie) => (cookie ?? '').split(/;\s*/).includes('ops=1'),
     // SDK 2.x
     inputSchema: z.object({ format: z.string() }),
     requestedSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
@@ -110,6 +112,18 @@ export const checks = {
     assert.equal((await res.json()).result.task.status, 'working');
     assert.equal(record.started.length, 1);
     assert.equal(record.started[0].request.params.name, 'crawl');
+  },
+  async 'A task console (`mcp-task-core/console`)'(mod) {
+    const base = (await urlOf(mod.httpServer)).replace(/\/mcp$/, '/console');
+    const get = (route, cookie) => fetch(base + route, { headers: cookie ? { cookie } : {} });
+    for (const route of ['/', '/events', '/tasks']) assert.equal((await get(route)).status, 403, `${route} without the cookie`);
+    assert.equal((await get('/tasks', 'ops=0')).status, 403);
+    const page = await get('/', 'ops=1');
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<title>Tasks · task console<\/title>/);
+    const task = await mod.taskStore.createTask({ ttl: 60_000 }, 1, { method: 'tools/call', params: { name: 'report' } }, 'session-1');
+    const { tasks } = await (await get('/tasks', 'ops=1')).json();
+    assert.deepEqual(tasks.map((t) => [t.taskId, t.tool, t.context, t.status]), [[task.taskId, 'report', 'session-1', 'working']]);
   },
   async 'Serving it from Node'(mod) {
     const call = await callAsTask(await urlOf(mod.httpServer), 'report');

@@ -1,0 +1,477 @@
+// The task console: a page an operator keeps open to watch every task of a server live, served
+// by a handler the host mounts (a fetch-style `(Request) => Response` for Workers and Durable
+// Objects, and `node(req, res)` for Node's HTTP server). It reads tasks through an operator view
+// (`list`, `get`, `cancel`, optional `subscribe`); `sdkOperatorView` makes one of a WasmTaskStore.
+// Closed by default: every request is refused (403) unless the host's `authorize` says yes.
+import { CONSOLE_PAGE } from './console-page.js';
+
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
+const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+/** Status changes kept per task for the page's timeline. */
+const TIMELINE_LIMIT = 50;
+const HEARTBEAT_MS = 15_000;
+
+/** @param {unknown} value */
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The operator view of a `WasmTaskStore` (mcp-task-core/sdk, SDK 1.x): every session's tasks
+ * through `store.allSessions()`. To learn each task's tool and session, and to report changes
+ * at once, it wraps this store's `createTask`, `updateTaskStatus` and `storeTaskResult` (the
+ * wrappers call the originals unchanged). Tasks it did not see created (made before the view,
+ * or by another instance on the same storage) have no tool or session; changes it does not see
+ * (another instance's) reach the console by its polling.
+ * @param {import('./sdk.js').WasmTaskStore} store
+ */
+export function sdkOperatorView(store) {
+  if (!store || typeof store.allSessions !== 'function') throw new TypeError('sdkOperatorView(store) takes a WasmTaskStore (mcp-task-core/sdk)');
+  const all = store.allSessions();
+  /** taskId -> where it came from, for tasks created since the view was made. */
+  const origins = new Map();
+  const listeners = new Set();
+  /** @param {string} taskId */
+  const changed = (taskId) => {
+    for (const listener of listeners) {
+      try {
+        listener(taskId);
+      } catch {
+        // a listener's fault is its own
+      }
+    }
+  };
+  const createTask = store.createTask;
+  const updateTaskStatus = store.updateTaskStatus;
+  const storeTaskResult = store.storeTaskResult;
+  Object.assign(store, {
+    async createTask(/** @type {any[]} */ ...args) {
+      const task = await createTask.apply(store, args);
+      const request = args[2];
+      const tool = request?.method === 'tools/call' && typeof request.params?.name === 'string' ? request.params.name : undefined;
+      origins.set(task.taskId, { tool, context: typeof args[3] === 'string' ? args[3] : null });
+      changed(task.taskId);
+      return task;
+    },
+    async updateTaskStatus(/** @type {any[]} */ ...args) {
+      await updateTaskStatus.apply(store, args);
+      changed(args[0]);
+    },
+    async storeTaskResult(/** @type {any[]} */ ...args) {
+      await storeTaskResult.apply(store, args);
+      changed(args[0]);
+    },
+  });
+  store.onTaskExpired((taskId) => {
+    origins.delete(taskId);
+    changed(taskId);
+  });
+  store.onTaskCancelled((taskId) => changed(taskId));
+  /** @param {any} task */
+  const described = (task) => {
+    const origin = origins.get(task.taskId);
+    return { ...task, tool: origin?.tool ?? null, context: origin?.context ?? null };
+  };
+  return {
+    async list(/** @type {{ status?: string }} */ filter = {}) {
+      const before = new Set(origins.keys());
+      const tasks = [];
+      let cursor;
+      do {
+        const page = await all.listTasks(cursor);
+        for (const task of page.tasks) {
+          before.delete(task.taskId);
+          if (filter.status === undefined || task.status === filter.status) tasks.push(described(task));
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      // Listed from start to end without them: gone (expired or deleted).
+      for (const taskId of before) origins.delete(taskId);
+      return tasks;
+    },
+    async get(/** @type {string} */ taskId) {
+      const task = await all.getTask(taskId);
+      if (task === null) return null;
+      const out = described(task);
+      if (task.status === 'completed' || task.status === 'failed') {
+        try {
+          out.result = await all.getTaskResult(taskId);
+        } catch (err) {
+          const e = /** @type {any} */ (err);
+          if (typeof e?.code !== 'number') throw err;
+          out.error = e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+        }
+      }
+      return out;
+    },
+    async cancel(/** @type {string} */ taskId, /** @type {string | undefined} */ message) {
+      await all.updateTaskStatus(taskId, 'cancelled', message);
+      changed(taskId);
+    },
+    subscribe(/** @type {(taskId: string) => void} */ listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * The outcome members of a finished task: `result`, or `error` (a JSON-RPC error).
+ * @param {{ kind: string, json: string }} outcome  the engine's (TextTaskEngine.getTaskResult)
+ */
+function outcomeOf(outcome) {
+  return outcome.kind === 'error' ? { error: JSON.parse(outcome.json) } : { result: JSON.parse(outcome.json) };
+}
+
+/**
+ * The operator view of a `TasksExtension` (mcp-task-core/server, SDK 2.x): the tasks its engine
+ * holds (`engine.snapshot()` names them), each read in its own context (the principal), and
+ * `cancel` through the runtime, so the work's `signal` fires. No change hook: the console polls.
+ * Tool names are not kept by the runtime (`tool` is `null`). With `storage`, the tasks this
+ * instance holds.
+ * @param {import('./server.js').TasksExtension} tasks
+ */
+export function tasksExtensionOperatorView(tasks) {
+  const engine = tasks?.engine;
+  if (!engine || typeof engine.snapshot !== 'function' || typeof tasks.cancel !== 'function') {
+    throw new TypeError('tasksExtensionOperatorView(tasks) takes a TasksExtension (mcp-task-core/server)');
+  }
+  /** @param {string} taskId */
+  const read = (taskId) => {
+    const context = engine.taskContext(taskId);
+    if (context === undefined) return null;
+    const text = engine.getTask(taskId, context);
+    return text === null || text === undefined ? null : { ...JSON.parse(text), tool: null, context };
+  };
+  return {
+    async list(/** @type {{ status?: string }} */ filter = {}) {
+      /** @type {{ id: string }[]} */
+      const records = JSON.parse(engine.snapshot());
+      const tasks = [];
+      for (const { id } of records) {
+        const task = read(id);
+        if (task !== null && (filter.status === undefined || task.status === filter.status)) tasks.push(task);
+      }
+      return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    },
+    async get(/** @type {string} */ taskId) {
+      const task = typeof taskId === 'string' ? read(taskId) : null;
+      if (task === null || (task.status !== 'completed' && task.status !== 'failed')) return task;
+      return { ...task, ...outcomeOf(engine.getTaskResult(taskId, task.context)) };
+    },
+    async cancel(/** @type {string} */ taskId, /** @type {string | undefined} */ message) {
+      await tasks.cancel(taskId, message);
+    },
+  };
+}
+
+/**
+ * One poller shared by every open event stream of a console: lists the tasks every `pollMs`
+ * (and at once when the view reports a change), and sends each stream what changed.
+ */
+class Feed {
+  /**
+   * @param {any} view
+   * @param {number} pollMs
+   * @param {(err: unknown) => void} onerror
+   */
+  constructor(view, pollMs, onerror) {
+    this.view = view;
+    this.pollMs = pollMs;
+    this.onerror = onerror;
+    /** @type {Set<(event: string, data: unknown) => void>} */
+    this.streams = new Set();
+    /** taskId -> { json, task, timeline } */
+    this.tasks = new Map();
+    this.timer = undefined;
+    this.unsubscribe = undefined;
+    this.running = false;
+    this.again = false;
+    this.ready = null;
+    /** While listing fails: the error's message (each stream is told once). */
+    this.failing = null;
+  }
+
+  /** @param {(event: string, data: unknown) => void} send */
+  async join(send) {
+    this.streams.add(send);
+    if (this.streams.size === 1) this.start();
+    await this.ready;
+    if (!this.streams.has(send)) return;
+    send('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
+    if (this.failing !== null) send('feed', { ok: false, message: this.failing });
+  }
+
+  /** @param {(event: string, data: unknown) => void} send */
+  leave(send) {
+    if (this.streams.delete(send) && this.streams.size === 0) this.stop();
+  }
+
+  start() {
+    this.tasks.clear();
+    if (typeof this.view.subscribe === 'function') this.unsubscribe = this.view.subscribe(() => void this.refresh());
+    this.ready = this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.pollMs);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** @param {string} event @param {unknown} data */
+  broadcast(event, data) {
+    for (const send of this.streams) send(event, data);
+  }
+
+  /** Lists once (never two at a time: a change during a listing lists again after it). */
+  async refresh() {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        await this.round();
+      } while (this.again && this.timer !== undefined);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  async round() {
+    let list;
+    try {
+      list = await this.view.list({});
+    } catch (err) {
+      this.onerror(err);
+      const message = String(/** @type {any} */ (err)?.message ?? err);
+      if (this.failing !== message) this.broadcast('feed', { ok: false, message });
+      this.failing = message;
+      return;
+    }
+    if (this.failing !== null) this.broadcast('feed', { ok: true });
+    this.failing = null;
+    const seen = new Set();
+    for (const task of list) {
+      seen.add(task.taskId);
+      const json = JSON.stringify(task);
+      const known = this.tasks.get(task.taskId);
+      if (known?.json === json) continue;
+      const timeline = known?.timeline ?? [];
+      const last = timeline[timeline.length - 1];
+      if (last?.status !== task.status || last?.statusMessage !== (task.statusMessage ?? null)) {
+        timeline.push({ status: task.status, statusMessage: task.statusMessage ?? null, at: task.lastUpdatedAt });
+        if (timeline.length > TIMELINE_LIMIT) timeline.splice(0, timeline.length - TIMELINE_LIMIT);
+      }
+      this.tasks.set(task.taskId, { json, task, timeline });
+      this.broadcast('task', { ...task, timeline });
+    }
+    for (const taskId of [...this.tasks.keys()]) {
+      if (seen.has(taskId)) continue;
+      this.tasks.delete(taskId);
+      this.broadcast('gone', { taskId });
+    }
+  }
+}
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+const PAGE_HEADERS = {
+  ...SECURITY_HEADERS,
+  'content-type': 'text/html; charset=utf-8',
+  // Everything the page shows is set as text (never as HTML); it talks to its own origin only.
+  'content-security-policy':
+    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+/** @param {number} status @param {unknown} body */
+const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { ...SECURITY_HEADERS, 'content-type': 'application/json; charset=utf-8' } });
+/** @param {number} status @param {string} message */
+const refusal = (status, message) => json(status, { error: message });
+
+/**
+ * The console's handler. Mount it under `basePath` (default `/console`): the page is at
+ * `basePath/`, its event stream at `basePath/events`, the JSON of the tasks at `basePath/tasks`
+ * and `basePath/tasks/{id}`, cancel at `POST basePath/tasks/{id}/cancel`.
+ * @param {any} view  an operator view (see console.d.ts)
+ * @param {{ authorize?: (request: Request, nodeRequest?: any) => boolean | Promise<boolean>, basePath?: string, pollMs?: number, title?: string, onerror?: (err: unknown) => void }} [options]
+ */
+export function taskConsole(view, options = {}) {
+  if (!view || typeof view.list !== 'function' || typeof view.get !== 'function' || typeof view.cancel !== 'function') {
+    throw new TypeError('taskConsole(view) takes an operator view: { list, get, cancel, subscribe? } (e.g. sdkOperatorView(store))');
+  }
+  if (!isObject(options)) throw new TypeError('options must be an object');
+  const { authorize, basePath = '/console', pollMs = 500, title = 'Tasks', onerror = () => {} } = options;
+  if (authorize !== undefined && typeof authorize !== 'function') throw new TypeError('options.authorize must be a function (request) => boolean | Promise<boolean>');
+  if (typeof basePath !== 'string' || (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/')))) {
+    throw new TypeError('options.basePath must be "" or a path such as "/console" (no trailing slash)');
+  }
+  if (typeof pollMs !== 'number' || !(pollMs >= 50)) throw new TypeError('options.pollMs must be a number of milliseconds, at least 50');
+  const feed = new Feed(view, pollMs, onerror);
+  /** Ends each open event stream (close()). */
+  const closers = new Set();
+  const page = CONSOLE_PAGE.replaceAll('__TITLE__', String(title).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
+
+  /** @param {Request} request @param {any} [nodeRequest] */
+  const allowed = async (request, nodeRequest) => {
+    if (authorize === undefined) return false;
+    try {
+      return (await authorize(request, nodeRequest)) === true;
+    } catch (err) {
+      onerror(err);
+      return false;
+    }
+  };
+
+  /** @param {Request} request */
+  const events = (request) => {
+    const encoder = new TextEncoder();
+    /** @type {(event: string, data: unknown) => void} */
+    let send = () => {};
+    let heartbeat;
+    /** @type {() => void} */
+    let end = () => {};
+    const close = () => {
+      clearInterval(heartbeat);
+      feed.leave(send);
+      closers.delete(end);
+    };
+    const body = new ReadableStream({
+      start(controller) {
+        send = (event, data) => {
+          try {
+            controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+          } catch {
+            close();
+          }
+        };
+        controller.enqueue(encoder.encode('retry: 2000\n\n'));
+        heartbeat = setInterval(() => {
+          try {
+            controller.enqueue(encoder.encode(': keep-alive\n\n'));
+          } catch {
+            close();
+          }
+        }, HEARTBEAT_MS);
+        end = () => {
+          close();
+          try {
+            controller.close();
+          } catch {
+            // already closed
+          }
+        };
+        closers.add(end);
+        request.signal?.addEventListener('abort', close, { once: true });
+        feed.join(send).catch(onerror);
+      },
+      cancel: close,
+    });
+    return new Response(body, { headers: { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'x-accel-buffering': 'no' } });
+  };
+
+  /** @param {Request} request @param {string} taskId @param {string} action */
+  const taskRoute = async (request, taskId, action) => {
+    if (action === '') {
+      if (request.method !== 'GET') return refusal(405, 'GET only');
+      const task = await view.get(taskId);
+      return task === null ? refusal(404, `No task ${taskId}`) : json(200, task);
+    }
+    if (action !== 'cancel') return refusal(404, 'Not found');
+    if (request.method !== 'POST') return refusal(405, 'POST only');
+    // A form or a page of another site cannot send JSON here without a CORS preflight.
+    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '') || request.headers.get('sec-fetch-site') === 'cross-site') {
+      return refusal(403, 'Cancel takes a JSON request from the console page');
+    }
+    let body = {};
+    try {
+      const text = await request.text();
+      body = text === '' ? {} : JSON.parse(text);
+    } catch {
+      return refusal(400, 'The body must be JSON: { "message"?: string }');
+    }
+    const message = isObject(body) && typeof body.message === 'string' ? body.message : 'Cancelled by an operator';
+    const task = await view.get(taskId);
+    if (task === null) return refusal(404, `No task ${taskId}`);
+    if (TERMINAL.has(task.status)) return refusal(409, `Task ${taskId} already ended (${task.status})`);
+    await view.cancel(taskId, message);
+    void feed.refresh();
+    return json(200, (await view.get(taskId)) ?? task);
+  };
+
+  /** @param {Request} request @param {any} [nodeRequest] */
+  const fetch = async (request, nodeRequest) => {
+    if (!(await allowed(request, nodeRequest))) return refusal(403, 'Forbidden');
+    const url = new URL(request.url);
+    if (basePath !== '' && url.pathname !== basePath && !url.pathname.startsWith(basePath + '/')) return refusal(404, 'Not found');
+    const route = url.pathname.slice(basePath.length);
+    try {
+      if (route === '') return new Response(null, { status: 308, headers: { ...SECURITY_HEADERS, location: `${basePath}/${url.search}` } });
+      if (route === '/') return request.method === 'GET' || request.method === 'HEAD' ? new Response(page, { headers: PAGE_HEADERS }) : refusal(405, 'GET only');
+      if (route === '/events') return request.method === 'GET' ? events(request) : refusal(405, 'GET only');
+      if (route === '/tasks') {
+        if (request.method !== 'GET') return refusal(405, 'GET only');
+        const status = url.searchParams.get('status') ?? undefined;
+        if (status !== undefined && !STATUSES.has(status)) return refusal(400, `Unknown status ${status}: one of ${[...STATUSES].join(', ')}`);
+        return json(200, { tasks: await view.list(status === undefined ? {} : { status }) });
+      }
+      const m = /^\/tasks\/([^/]+)(?:\/([a-z]+))?$/.exec(route);
+      if (m) return await taskRoute(request, decodeURIComponent(m[1]), m[2] ?? '');
+      return refusal(404, 'Not found');
+    } catch (err) {
+      onerror(err);
+      const e = /** @type {any} */ (err);
+      return refusal(typeof e?.code === 'number' && e.code === -32602 ? 400 : 500, String(e?.message ?? err));
+    }
+  };
+
+  /**
+   * Node's `http` (req, res): the same handler through the fetch API's Request and Response.
+   * @param {import('node:http').IncomingMessage} req
+   * @param {import('node:http').ServerResponse} res
+   */
+  const node = async (req, res) => {
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const host = req.headers.host ?? 'localhost';
+    const method = req.method ?? 'GET';
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    let body;
+    if (method !== 'GET' && method !== 'HEAD') {
+      const chunks = [];
+      for await (const chunk of req) chunks.push(chunk);
+      body = Buffer.concat(chunks);
+    }
+    const request = new Request(new URL(req.url ?? '/', `http://${host}`), { method, headers, body, signal: controller.signal });
+    const response = await fetch(request, req);
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (response.body === null || method === 'HEAD') return void res.end();
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => {}));
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        res.write(value);
+      }
+    } catch {
+      // the stream was cancelled: the client went away
+    }
+    res.end();
+  };
+
+  const close = () => {
+    for (const end of [...closers]) end();
+    feed.stop();
+  };
+  return { fetch, node, close };
+}
