@@ -14,6 +14,9 @@ const INVALID_PARAMS = -32602;
 /** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
 const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
 
+/** setTimeout's largest delay. */
+const MAX_DELAY = 2 ** 31 - 1;
+
 const noop = () => {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,19 +35,22 @@ function defaultRpcError(code, message, data) {
 class TaskRuntime {
   /**
    * @param {object} engine a TextTaskEngine
-   * @param {{ loop?: object | null, clock?: (() => number) | null, rpcError?: Function,
-   *           onError?: Function, onAudit?: Function, onStorageError?: Function,
-   *           onOutput?: Function }} [options]
+   * @param {{ loop?: object | null, clock?: (() => number) | null, timer?: boolean,
+   *           rpcError?: Function, onError?: Function, onAudit?: Function,
+   *           onStorageError?: Function, onOutput?: Function }} [options]
    *   `loop`: the StorageLoop of a storage-mode engine (null: memory); `clock`: the engine's
-   *   clock (read at each use, so the timer follows fake clocks); `rpcError(code, message,
+   *   clock (read at each use, so the timer follows fake clocks); `timer: false`: no timer (the
+   *   host calls `handleTimeout` itself); `rpcError(code, message,
    *   data)`: the adapter's JSON-RPC error; `onError`: faults and dropped outputs; `onAudit`:
    *   every audit record; `onStorageError`: the storage errors no caller sees (the timer's);
-   *   `onOutput`: the outputs the runtime does not route itself (`forward`).
+   *   `onOutput`: `expired`, `cancelled` (after their work is stopped) and the outputs the
+   *   runtime does not route itself (`forward`).
    */
   constructor(engine, options = {}) {
     this.engine = engine;
     this.loop = options.loop ?? null;
     this.#clock = options.clock ?? null;
+    this.#useTimer = options.timer !== false && typeof setTimeout === 'function';
     this.#rpcError = options.rpcError ?? defaultRpcError;
     this.#onError = options.onError ?? noop;
     this.#onAudit = options.onAudit ?? noop;
@@ -53,6 +59,7 @@ class TaskRuntime {
   }
 
   #clock;
+  #useTimer;
   #rpcError;
   #onError;
   #onAudit;
@@ -238,12 +245,20 @@ class TaskRuntime {
   // ------------------------------------------------------------------------------------------
   // Outputs
 
-  /** Delivers the engine's outputs (in storage mode the StorageLoop drains them, through `output`). */
-  drain() {
+  /**
+   * Delivers the engine's outputs (in storage mode the StorageLoop drains them, through
+   * `output`), then arms the timer. `rearm: false` skips the deadline look-up unless a task
+   * expired: for an operation that cannot move the next deadline (the hot path of reads).
+   */
+  drain(rearm = true) {
+    let expired = false;
     if (this.loop === null) {
-      for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) this.output(out);
+      for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
+        if (out.kind === 'expired') expired = true;
+        this.output(out);
+      }
     }
-    this.arm();
+    if (rearm || expired) this.arm();
   }
 
   /** One output of the engine (the StorageLoop's `onOutput`). */
@@ -258,6 +273,7 @@ class TaskRuntime {
       case 'expired': {
         const entry = this.#work.get(out.taskId);
         if (entry !== undefined) this.#settle(out.taskId, entry, out.kind);
+        this.#onOutput(out);
         break;
       }
       case 'inputResponse': {
@@ -321,16 +337,32 @@ class TaskRuntime {
   // ------------------------------------------------------------------------------------------
   // The timer
 
+  /** The deadline the timer is armed for (-1: a storage retry), or null. */
+  get armedAt() {
+    return this.#timer === undefined ? null : this.#timerAt;
+  }
+
   /** Arms the one timer at the engine's next deadline. */
   arm() {
-    if (this.#closed) return;
-    const due = this.engine.nextDeadline();
+    if (this.#closed || !this.#useTimer) return;
+    const due = this.engine.nextDeadline() ?? null;
     if (due === this.#timerAt) return;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = due;
     if (due === null) return;
-    this.#setTimer(Math.max(0, due - (this.#clock === null ? Date.now() : this.#clock())));
+    this.#setTimer(Math.min(MAX_DELAY, Math.max(0, due - this.#now())));
+  }
+
+  /** Now as the engine reads it; a clock that fails (the engine reports it) reads as Date.now(). */
+  #now() {
+    let now;
+    try {
+      now = Number(this.#clock === null ? Date.now() : this.#clock());
+    } catch {
+      now = NaN;
+    }
+    return Number.isFinite(now) ? now : Date.now();
   }
 
   #setTimer(delay) {
