@@ -280,10 +280,11 @@ const STORE_OPTIONS = [
   'cursorKey',
   'storageTimeoutMs',
   'onDamaged',
+  'onStorageError',
 ];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
-const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onStorageError'];
 
 /** The engine's name of an option this store passes on -> the store's own name for it. */
 const CALLER_NAMES = /** @type {Record<string, string>} */ ({
@@ -430,6 +431,11 @@ class WasmTaskStore {
    */
   #runtime = null;
   /**
+   * Storage mode: told about each storage error no call sees (the timer's rounds).
+   * @type {((error: TaskStoreError) => void) | undefined}
+   */
+  #onStorageError = undefined;
+  /**
    * The allSessions() view, made once.
    * @type {WasmTaskStoreAllSessions | null}
    */
@@ -480,6 +486,8 @@ class WasmTaskStore {
       this.#engineOptions.storage = storage;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
       if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('options.onDamaged must be a function');
+      if (options.onStorageError !== undefined && typeof options.onStorageError !== 'function') throw new TypeError('options.onStorageError must be a function');
+      this.#onStorageError = options.onStorageError;
       this.#loop = new StorageLoop(st, {
         timeoutMs,
         onDamaged: options.onDamaged,
@@ -531,6 +539,7 @@ class WasmTaskStore {
       loop: this.#loop,
       clock: this.#clock,
       timer: this.#useTimer,
+      onStorageError: this.#onStorageError,
       onOutput: (/** @type {TaskEngineOutput} */ o) => {
         if (o.kind === 'expired') this.#tellExpired(o);
         else if (o.kind === 'cancelled') this.#tellCancelled(o);
