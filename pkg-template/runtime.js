@@ -36,21 +36,27 @@ class TaskRuntime {
   /**
    * @param {object} engine a TextTaskEngine
    * @param {{ loop?: object | null, clock?: (() => number) | null, timer?: boolean,
-   *           rpcError?: Function, onError?: Function, onAudit?: Function,
-   *           onStorageError?: Function, onOutput?: Function }} [options]
+   *           schedule?: Function, onPersist?: Function, rpcError?: Function,
+   *           onError?: Function, onAudit?: Function, onStorageError?: Function,
+   *           onOutput?: Function }} [options]
    *   `loop`: the StorageLoop of a storage-mode engine (null: memory); `clock`: the engine's
    *   clock (read at each use, so the timer follows fake clocks); `timer: false`: no timer (the
-   *   host calls `handleTimeout` itself); `rpcError(code, message,
+   *   host calls `handleTimeout` itself); `schedule(deadline | null)`: the platform's timer in
+   *   place of setTimeout (a Durable Object's alarm; its promise is what `arm` returns), which
+   *   calls `timeout()`; `onPersist(persist)`: a synchronous storage (memory mode), each batch's
+   *   `persist` outputs written before the rest of the batch is delivered; `rpcError(code, message,
    *   data)`: the adapter's JSON-RPC error; `onError`: faults and dropped outputs; `onAudit`:
    *   every audit record; `onStorageError`: the storage errors no caller sees (the timer's);
    *   `onOutput`: `expired`, `cancelled` (after their work is stopped) and the outputs the
-   *   runtime does not route itself (`forward`).
+   *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch).
    */
   constructor(engine, options = {}) {
     this.engine = engine;
     this.loop = options.loop ?? null;
     this.#clock = options.clock ?? null;
-    this.#useTimer = options.timer !== false && typeof setTimeout === 'function';
+    this.#schedule = options.schedule ?? null;
+    this.#useTimer = options.timer !== false && (this.#schedule !== null || typeof setTimeout === 'function');
+    this.#onPersist = options.onPersist ?? null;
     this.#rpcError = options.rpcError ?? defaultRpcError;
     this.#onError = options.onError ?? noop;
     this.#onAudit = options.onAudit ?? noop;
@@ -59,6 +65,8 @@ class TaskRuntime {
   }
 
   #clock;
+  #schedule;
+  #onPersist;
   #useTimer;
   #rpcError;
   #onError;
@@ -129,9 +137,12 @@ class TaskRuntime {
   // ------------------------------------------------------------------------------------------
   // Streams: where the engine's sends go
 
-  /** Opens the stream the engine knows as `rawId`: `deliver(messageText)`, `deliver(null)` on close. */
-  openStream(rawId, context, deliver) {
-    this.#streams.set(rawId, { context, deliver });
+  /**
+   * Opens the stream the engine knows as `rawId`: `deliver(messageText)`, `deliver(null)` on
+   * close; `onForward(output)`: the engine's `forward` of that request (not a task's).
+   */
+  openStream(rawId, context, deliver, onForward) {
+    this.#streams.set(rawId, { context, deliver, onForward });
   }
 
   /** Closes a stream; false when it was not open. */
@@ -155,6 +166,11 @@ class TaskRuntime {
   /** The running work of a task, or undefined. */
   running(taskId) {
     return this.#work.get(taskId);
+  }
+
+  /** Forgets the running work `entry` of a task once it is done (its outcome reported elsewhere). */
+  untrack(taskId, entry) {
+    if (this.#work.get(taskId) === entry) this.#work.delete(taskId);
   }
 
   /** Asks the client for input on a running task; resolves with its answer. */
@@ -252,13 +268,37 @@ class TaskRuntime {
    */
   drain(rearm = true) {
     let expired = false;
-    if (this.loop === null) {
+    if (this.loop === null && this.#onPersist !== null) expired = this.#drainWritten();
+    else if (this.loop === null) {
       for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
         if (out.kind === 'expired') expired = true;
         this.output(out);
       }
     }
-    if (rearm || expired) this.arm();
+    return rearm || expired ? this.arm() : undefined;
+  }
+
+  /** `drain` over a synchronous storage: each batch's persists written first (a throw stops it). */
+  #drainWritten() {
+    let expired = false;
+    for (;;) {
+      const batch = [];
+      for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
+        if (out.kind === 'persist') this.#onPersist(out);
+        else batch.push(out);
+      }
+      if (batch.length === 0) return expired;
+      for (const out of batch) {
+        if (out.kind === 'expired') expired = true;
+        this.output(out);
+      }
+    }
+  }
+
+  /** The timer's round (memory): `handleTimeout()`, then its outputs; what `arm` returns. */
+  timeout() {
+    this.engine.handleTimeout();
+    return this.drain();
   }
 
   /** One output of the engine (the StorageLoop's `onOutput`). */
@@ -266,7 +306,15 @@ class TaskRuntime {
     switch (out.kind) {
       case 'execute': {
         // The launch waits under the id of the request that created the task.
-        this.#launches.get(JSON.stringify(JSON.parse(out.request).id))?.(out.taskId);
+        const launch = this.#launches.get(JSON.stringify(JSON.parse(out.request).id));
+        if (launch !== undefined) launch(out.taskId);
+        else this.#onOutput(out);
+        break;
+      }
+      case 'forward': {
+        const stream = this.#streams.get(JSON.stringify(JSON.parse(out.message).id));
+        if (stream?.onForward !== undefined) stream.onForward(out);
+        else this.#onOutput(out);
         break;
       }
       case 'cancelled':
@@ -344,14 +392,15 @@ class TaskRuntime {
 
   /** Arms the one timer at the engine's next deadline. */
   arm() {
-    if (this.#closed || !this.#useTimer) return;
+    if (this.#closed || !this.#useTimer) return undefined;
     const due = this.engine.nextDeadline() ?? null;
-    if (due === this.#timerAt) return;
+    if (this.#schedule !== null) return this.#schedule(due);
+    if (due === this.#timerAt) return undefined;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#timerAt = due;
-    if (due === null) return;
-    this.#setTimer(Math.min(MAX_DELAY, Math.max(0, due - this.#now())));
+    if (due === null) return undefined;
+    return this.#setTimer(Math.min(MAX_DELAY, Math.max(0, due - this.#now())));
   }
 
   /** Now as the engine reads it; a clock that fails (the engine reports it) reads as Date.now(). */
@@ -370,8 +419,7 @@ class TaskRuntime {
       this.#timer = undefined;
       this.#timerAt = null;
       if (this.loop === null) {
-        this.engine.handleTimeout();
-        this.drain();
+        this.timeout();
         return;
       }
       // Lease renewals and checks, expiry, written; while the storage does not answer, again
