@@ -197,6 +197,18 @@ export class TaskEngineObject extends DurableObject {
     console.error(`mcp-task-core: damaged task record ${taskId}: ${detail}`);
   }
 
+  /** Each audit record of the engine (with `engineOptions().audit: true`). Default: none kept. */
+  audit(_record) {}
+
+  /**
+   * A fault with no request to go to: outputs the engine dropped (its queue full; `code`
+   * `'outputs_dropped'`, `count`), a message for another context, a hook that threw. Default:
+   * `console.error`.
+   */
+  error(err) {
+    console.error(`mcp-task-core: ${err?.message ?? err}`);
+  }
+
   /**
    * A JSON-RPC message that is neither about tasks nor the handshake (`initialize`,
    * `server/discover`, `tools/list`, `ping`, which this class answers). Default: -32601.
@@ -221,6 +233,8 @@ export class TaskEngineObject extends DurableObject {
     this.#engine = new TextTaskEngine({ ...options, storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
     this.#runtime = new TaskRuntime(this.#engine, {
       rpcError,
+      onAudit: (record) => this.audit(record),
+      onError: (err) => this.error(err),
       onPersist: (p) => this.#write(p),
       schedule: (due) => (due === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(due)),
       onOutput: (o) => {
