@@ -7,6 +7,7 @@
 // keep no task state of their own.
 //
 // The CommonJS twin runtime.cjs is generated from this file by scripts/build-pkg.sh.
+import { drainOutputs } from './extras.js';
 
 const MISSING_CAPABILITY = -32021;
 const INVALID_PARAMS = -32602;
@@ -282,13 +283,11 @@ class TaskRuntime {
   #drainWritten() {
     let expired = false;
     for (;;) {
-      const batch = [];
-      for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
-        if (out.kind === 'persist') this.#onPersist(out);
-        else batch.push(out);
-      }
+      const batch = drainOutputs(this.engine);
       if (batch.length === 0) return expired;
+      for (const out of batch) if (out.kind === 'persist') this.#onPersist(out);
       for (const out of batch) {
+        if (out.kind === 'persist') continue;
         if (out.kind === 'expired') expired = true;
         this.output(out);
       }

@@ -46,6 +46,8 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   requires.sort();
   assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './runtime.js', './extras.js']);
   assert.deepEqual(requires, ['./extras.cjs', './runtime.cjs', './storage.cjs', 'mcp-task-core/receiver']);
+  // The runtime (runtime.js) loads the shared helpers only.
+  assert.deepEqual([...code(source('runtime.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
   // The storage loop (mcp-task-core/storage) loads the shared helpers only.
   assert.deepEqual([...code(source('storage.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
   assert.deepEqual([...code(source('storage.cjs').src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['./extras.cjs']);
