@@ -3,41 +3,12 @@
 // storage answers again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { switchableStorage } from '../helpers/switchable-storage.mjs';
 import { ours } from './harness.mjs';
 
 const { WasmTaskStore } = ours;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const REQ = { method: 'tools/call', params: { name: 't', arguments: {} } };
-
-/** A TaskStorage in memory whose every call fails while `state.down` is set. */
-function switchableStorage() {
-  const rows = new Map();
-  const state = { down: false };
-  const check = () => {
-    if (state.down) throw new Error('connection refused');
-  };
-  return {
-    state,
-    async load(taskId) {
-      check();
-      return rows.get(taskId) ?? null;
-    },
-    async loadContext(context) {
-      check();
-      return [...rows].filter(([, row]) => row.context === context).map(([taskId, row]) => ({ taskId, ...row }));
-    },
-    async write(persists) {
-      check();
-      return persists.map((p) => {
-        const row = rows.get(p.taskId);
-        if ((row?.version ?? null) !== p.expectedVersion) return { conflict: row?.record ?? null, version: row?.version ?? null };
-        if (p.record === null) rows.delete(p.taskId);
-        else rows.set(p.taskId, { version: p.version, record: p.record, context: p.context ?? null });
-        return null;
-      });
-    },
-  };
-}
 
 test('with storage, a failed timer round reaches onStorageError (reason storage_unavailable); expiry happens once the storage is back', { timeout: 15_000 }, async () => {
   const storage = switchableStorage();

@@ -2,6 +2,7 @@
 // to onaudit, dropped outputs to onerror, storage errors no request sees to onstorageerror.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { switchableStorage } from '../helpers/switchable-storage.mjs';
 import { installWithSdk2, modernClient, sleep } from './harness.mjs';
 
 let pkg;
@@ -16,36 +17,6 @@ before(async () => {
   z = await import('zod');
 });
 after(() => pkg?.cleanup());
-
-/** A TaskStorage in memory whose every call fails while `down` is set. */
-function switchableStorage() {
-  const rows = new Map();
-  const state = { down: false };
-  const check = () => {
-    if (state.down) throw new Error('connection refused');
-  };
-  return {
-    state,
-    async load(taskId) {
-      check();
-      return rows.get(taskId) ?? null;
-    },
-    async loadContext(context) {
-      check();
-      return [...rows].filter(([, row]) => row.context === context).map(([taskId, row]) => ({ taskId, ...row }));
-    },
-    async write(persists) {
-      check();
-      return persists.map((p) => {
-        const row = rows.get(p.taskId);
-        if ((row?.version ?? null) !== p.expectedVersion) return { conflict: row?.record ?? null, version: row?.version ?? null };
-        if (p.record === null) rows.delete(p.taskId);
-        else rows.set(p.taskId, { version: p.version, record: p.record, context: p.context ?? null });
-        return null;
-      });
-    },
-  };
-}
 
 /** A 2026-07-28 request envelope that declares the tasks extension. */
 const DECLARED = {
