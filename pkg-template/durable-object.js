@@ -27,7 +27,7 @@
 //   alarm() calls handleTimeout().
 import { DurableObject } from 'cloudflare:workers';
 import { TextTaskEngine } from 'mcp-task-core/receiver';
-import { TaskRuntime } from './runtime.js';
+import { SETTLED_CODES, TaskRuntime } from './runtime.js';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 
@@ -86,7 +86,7 @@ function errorObjectOf(err) {
 
 /** Outcome calls on a task that ended meanwhile (cancelled, expired): nothing to report. */
 function endedMeanwhile(err) {
-  return ['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code);
+  return SETTLED_CODES.includes(err?.code);
 }
 
 /**

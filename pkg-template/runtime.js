@@ -47,7 +47,8 @@ class TaskRuntime {
    *   calls `timeout()`; `onPersist(persist)`: a synchronous storage (memory mode), each batch's
    *   `persist` outputs written before the rest of the batch is delivered; `rpcError(code, message,
    *   data)`: the adapter's JSON-RPC error; `onError`: faults and dropped outputs; `onAudit`:
-   *   every audit record; `onStorageError`: the storage errors no caller sees (the timer's);
+   *   every audit record; `onStorageError`: the storage errors no caller sees (the timer's, an
+   *   outcome waiting to be written);
    *   `onOutput`: `expired`, `cancelled` (after their work is stopped) and the outputs the
    *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch).
    */
@@ -441,4 +442,4 @@ class TaskRuntime {
   }
 }
 
-export { TaskRuntime, abortError, SETTLED_CODES };
+export { TaskRuntime, SETTLED_CODES };
