@@ -2,7 +2,7 @@
 // task engine for one session or tenant, its records in the object's SQLite storage, and a whole
 // MCP server over Streamable HTTP. `Request`, `Response` and `AbortSignal` are the Workers
 // globals (@cloudflare/workers-types, or the DOM lib).
-import type { JsonRpcRequest, TaskEngineOptions, TaskSupport, TextExecuteOutput, TextTaskEngine } from 'mcp-task-core';
+import type { AuditOutput, JsonRpcRequest, TaskEngineOptions, TaskSupport, TextExecuteOutput, TextTaskEngine } from 'mcp-task-core';
 
 /** The parts of a Durable Object namespace binding used for routing. */
 export interface TaskObjectNamespace {
@@ -159,6 +159,14 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
    * damage; a row found damaged at start is left out, and the object starts with the rest.
    */
   damaged(detail: string, taskId: string): void;
+  /** Each audit record of the engine (with `engineOptions().audit: true`). Default: none kept. */
+  audit(record: AuditOutput): void;
+  /**
+   * A fault with no request to go to: outputs the engine dropped (its queue full; `code`
+   * `'outputs_dropped'` and `count`), a message for another context, a hook that threw.
+   * Default: `console.error`.
+   */
+  error(error: Error & { code?: string; count?: number }): void;
   /**
    * A JSON-RPC message that is neither about tasks nor the handshake; the reply text or null.
    * Default: -32601 (HTTP 404 for a 2026-07-28 request).

@@ -27,6 +27,7 @@
 //   alarm() calls handleTimeout().
 import { DurableObject } from 'cloudflare:workers';
 import { TextTaskEngine } from 'mcp-task-core/receiver';
+import { SETTLED_CODES, TaskRuntime } from './runtime.js';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 
@@ -85,7 +86,7 @@ function errorObjectOf(err) {
 
 /** Outcome calls on a task that ended meanwhile (cancelled, expired): nothing to report. */
 function endedMeanwhile(err) {
-  return ['task_cancelled', 'unknown_task', 'already_terminal'].includes(err?.code);
+  return SETTLED_CODES.includes(err?.code);
 }
 
 /**
@@ -131,13 +132,13 @@ class TaskContext {
 export class TaskEngineObject extends DurableObject {
   #engine = null;
   /**
-   * Requests whose reply comes later (a waiting tasks/result), by the id the engine knows them
-   * by: one minted here per request, never the client's own, which clients of one object may
-   * share. -> { context, resolve, onMessage? }
+   * The runtime that drives the engine: its outputs, the running work, replies that come later
+   * (by an id minted here per request, never the client's own, which clients of one object may
+   * share); the alarm is its timer and SQLite its storage.
    */
-  #waiting = new Map();
-  /** Work running here, by task ID -> { controller, inputs: raw request id -> { resolve, reject } }. */
-  #running = new Map();
+  #runtime = null;
+  /** The `forward` of the message handle() passes the engine now, when it has no request id. */
+  #forwardedNow = null;
   /** The tools `tools/list` names, by name -> { policy, definition }. */
   #tools = new Map();
 
@@ -196,6 +197,18 @@ export class TaskEngineObject extends DurableObject {
     console.error(`mcp-task-core: damaged task record ${taskId}: ${detail}`);
   }
 
+  /** Each audit record of the engine (with `engineOptions().audit: true`). Default: none kept. */
+  audit(_record) {}
+
+  /**
+   * A fault with no request to go to: outputs the engine dropped (its queue full; `code`
+   * `'outputs_dropped'`, `count`), a message for another context, a hook that threw. Default:
+   * `console.error`.
+   */
+  error(err) {
+    console.error(`mcp-task-core: ${err?.message ?? err}`);
+  }
+
   /**
    * A JSON-RPC message that is neither about tasks nor the handshake (`initialize`,
    * `server/discover`, `tools/list`, `ping`, which this class answers). Default: -32601.
@@ -218,6 +231,20 @@ export class TaskEngineObject extends DurableObject {
     sql.exec(SCHEMA);
     const options = this.#options();
     this.#engine = new TextTaskEngine({ ...options, storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
+    this.#runtime = new TaskRuntime(this.#engine, {
+      rpcError,
+      onAudit: (record) => this.audit(record),
+      onError: (err) => this.error(err),
+      onPersist: (p) => this.#write(p),
+      schedule: (due) => (due === null ? this.ctx.storage.deleteAlarm() : this.ctx.storage.setAlarm(due)),
+      onOutput: (o) => {
+        // The work starts once this settle is done (its own calls settle again).
+        if (o.kind === 'execute') this.ctx.waitUntil(Promise.resolve().then(() => this.#run(o)));
+        else if (o.kind === 'cancelled') this.cancelled(o.taskId);
+        // A message with no request id of ours (a notification): handle() picks it up below.
+        else if (o.kind === 'forward') this.#forwardedNow = o;
+      },
+    });
     this.#registerTools(options.tools ?? {});
     // A damaged row is reported and left out: one bad record must not keep the object from starting.
     for (const row of sql.exec('SELECT id, version, record FROM mcp_tasks')) this.#restoreRow(row.id, row.record, row.version);
@@ -261,51 +288,16 @@ export class TaskEngineObject extends DurableObject {
 
   /** Writes the persists, delivers the rest, re-arms the alarm. */
   async #settle() {
-    const engine = this.#engine;
-    const later = [];
-    for (let o = engine.pollOutput(); o !== null && o !== undefined; o = engine.pollOutput()) {
-      if (o.kind === 'persist') this.#write(o);
-      else later.push(o);
-    }
-    for (const o of later) {
-      // The work starts once this settle is done (its own calls settle again).
-      if (o.kind === 'execute') this.ctx.waitUntil(Promise.resolve().then(() => this.#run(o)));
-      else if (o.kind === 'cancelled' || o.kind === 'expired') {
-        this.#stop(o.taskId, o.kind);
-        if (o.kind === 'cancelled') this.cancelled(o.taskId);
-      } else if (o.kind === 'inputResponse') {
-        const pending = this.#running.get(o.taskId)?.inputs;
-        const answer = pending?.get(o.requestId);
-        if (answer !== undefined) {
-          pending.delete(o.requestId);
-          const { result, error } = JSON.parse(o.response);
-          if (error !== undefined) answer.reject(rpcError(error.code, error.message, error.data));
-          else answer.resolve(result);
-        }
-      } else if (o.kind === 'send' && o.inReplyTo !== null) {
-        const waiting = this.#waiting.get(o.inReplyTo);
-        // Only to the request of the message's own context (principal). Its response ends the
-        // wait; a request before it (2025-11-25 input) travels on the request's stream.
-        if (waiting !== undefined && waiting.context === o.context) {
-          if (JSON.parse(o.message).method === undefined) {
-            this.#waiting.delete(o.inReplyTo);
-            waiting.resolve(o.message);
-          } else waiting.onMessage?.(o.message);
-        }
-      }
-    }
-    await this.#arm();
-    return later;
+    await this.#runtime.drain();
   }
 
   /** Runs one task's work with its TaskContext and reports its outcome. */
   async #run(output) {
     const { taskId } = output;
-    const running = { controller: new AbortController(), inputs: new Map() };
-    this.#running.set(taskId, running);
+    const running = this.#runtime.track(taskId, output.context);
     const work = new TaskContext(output, running.controller.signal, {
       setStatus: (message) => this.#setStatus(taskId, message),
-      requestInput: (method, params) => this.#requestInput(taskId, running, method, params),
+      requestInput: (method, params) => this.#runtime.requestInput(taskId, method, params),
     });
     try {
       const result = await this.execute(output, work);
@@ -313,19 +305,8 @@ export class TaskEngineObject extends DurableObject {
     } catch (err) {
       if (!endedMeanwhile(err)) await this.fail(taskId, JSON.stringify(errorObjectOf(err))).catch(() => {});
     } finally {
-      if (this.#running.get(taskId) === running) this.#running.delete(taskId);
+      this.#runtime.untrack(taskId, running);
     }
-  }
-
-  /** The work of `taskId` must stop: its signal aborts, its open input requests reject. */
-  #stop(taskId, why) {
-    const running = this.#running.get(taskId);
-    if (running === undefined) return;
-    this.#running.delete(taskId);
-    const reason = new DOMException(`The task was ${why}`, 'AbortError');
-    running.controller.abort(reason);
-    for (const { reject } of running.inputs.values()) reject(reason);
-    running.inputs.clear();
   }
 
   async #setStatus(taskId, message) {
@@ -335,20 +316,6 @@ export class TaskEngineObject extends DurableObject {
       if (!endedMeanwhile(err)) throw err;
     }
     await this.#settle();
-  }
-
-  async #requestInput(taskId, running, method, params) {
-    if (running.controller.signal.aborted) throw running.controller.signal.reason;
-    let requestId;
-    try {
-      requestId = this.#engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
-    } catch (err) {
-      if (err?.code === 'capability_not_declared') throw rpcError(MISSING_CAPABILITY, err.message, { requiredCapabilities: err.requiredCapabilities });
-      throw err;
-    }
-    const answer = new Promise((resolve, reject) => running.inputs.set(requestId, { resolve, reject }));
-    await this.#settle();
-    return answer;
   }
 
   /**
@@ -411,8 +378,7 @@ export class TaskEngineObject extends DurableObject {
   }
 
   async alarm() {
-    this.#engine.handleTimeout();
-    await this.#settle();
+    await this.#runtime.timeout();
   }
 
   /**
@@ -430,12 +396,17 @@ export class TaskEngineObject extends DurableObject {
     const reply = (replyText) => (replyText === null || minted === undefined ? replyText : JSON.stringify({ ...JSON.parse(replyText), id: request.id }));
     const direct = engine.handle(text, context, options.mcpName === undefined ? null : { mcpName: options.mcpName });
     const key = minted === undefined ? undefined : JSON.stringify(minted);
-    const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#waiting.set(key, { context, resolve, onMessage: options.onMessage }));
-    const outs = await this.#settle();
+    let forwarded = null;
+    const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#await(key, context, resolve, options.onMessage, (o) => (forwarded = o)));
+    // The outputs are delivered at once (the alarm is set after): this message's forward is known.
+    this.#forwardedNow = null;
+    const armed = this.#runtime.drain();
+    forwarded ??= this.#forwardedNow;
+    this.#forwardedNow = null;
+    await armed;
     if (direct !== null) return reply(direct);
-    const forwarded = outs.find((o) => o.kind === 'forward');
-    if (forwarded) {
-      if (key !== undefined) this.#waiting.delete(key);
+    if (forwarded !== null) {
+      if (key !== undefined) this.#runtime.closeStream(key);
       if (request !== null) {
         const answer = this.#answer(request, context);
         if (answer !== undefined) return JSON.stringify({ jsonrpc: '2.0', id: request.id, ...answer });
@@ -443,6 +414,20 @@ export class TaskEngineObject extends DurableObject {
       return this.forward(minted === undefined ? forwarded.message : JSON.stringify({ ...JSON.parse(forwarded.message), id: request.id }), context);
     }
     return pending === null ? null : reply(await pending);
+  }
+
+  /**
+   * Waits for the reply to request `key`: its response ends the wait (`resolve`); a request
+   * before it (2025-11-25 input) travels on the request's stream (`onMessage`).
+   */
+  #await(key, context, resolve, onMessage, onForward) {
+    const deliver = (message) => {
+      if (message === null || JSON.parse(message).method === undefined) {
+        this.#runtime.closeStream(key);
+        resolve(message);
+      } else onMessage?.(message);
+    };
+    this.#runtime.openStream(key, context, deliver, onForward);
   }
 
   /**

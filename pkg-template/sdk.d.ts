@@ -106,6 +106,12 @@ export interface WasmTaskStoreOptions {
    * Clients only ever see -32603. Default: a line on stderr.
    */
   onDamaged?: (detail: string, taskId: string) => void;
+  /**
+   * With `storage`: each storage error no call sees, a timer round's (lease renewals, expiry),
+   * which is tried again with backoff until the storage answers. For a dashboard or an alert;
+   * calls get theirs as a thrown `TaskStoreError`.
+   */
+  onStorageError?: (error: TaskStoreError) => void;
 }
 
 // The storage interface lives in mcp-task-core/storage (no SDK types): re-exported here.

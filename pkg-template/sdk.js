@@ -20,6 +20,7 @@
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
 import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
 import { StorageLoop } from './storage.js';
+import { TaskRuntime } from './runtime.js';
 import { refuseUnknownOptions } from './extras.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
@@ -279,10 +280,11 @@ const STORE_OPTIONS = [
   'cursorKey',
   'storageTimeoutMs',
   'onDamaged',
+  'onStorageError',
 ];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
-const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onStorageError'];
 
 /** The engine's name of an option this store passes on -> the store's own name for it. */
 const CALLER_NAMES = /** @type {Record<string, string>} */ ({
@@ -360,9 +362,6 @@ function parseJson(text) {
   }
 }
 
-/** setTimeout's largest delay. */
-const MAX_DELAY = 2_147_483_647;
-
 /** Default `readCacheSize`: about 300 bytes of JS heap per cached task at most. */
 const DEFAULT_READ_CACHE_SIZE = 32_768;
 
@@ -427,12 +426,15 @@ class WasmTaskStore {
   /** @type {boolean} */
   #useTimer;
   /**
-   * The expiry timer: a number in browsers, a Timeout object (with `unref`) in Node.
-   * @type {any}
+   * The runtime of the current engine (runtime.js): its drain, its timer; one per engine.
+   * @type {TaskRuntime | null}
    */
-  #timer = null;
-  /** @type {number | null} */
-  #timerAt = null;
+  #runtime = null;
+  /**
+   * Storage mode: told about each storage error no call sees (the timer's rounds).
+   * @type {((error: TaskStoreError) => void) | undefined}
+   */
+  #onStorageError = undefined;
   /**
    * The allSessions() view, made once.
    * @type {WasmTaskStoreAllSessions | null}
@@ -445,8 +447,6 @@ class WasmTaskStore {
    * @type {StorageLoop | null}
    */
   #loop = null;
-  /** Storage mode: how many timer rounds failed in a row (the retry backs off). */
-  #timerFailures = 0;
   /**
    * Read cache: task ID -> the task as last read or created here, parsed once. The engine says
    * how long each answer holds (`until`, epoch ms, exclusive; `null`: until changed): its
@@ -486,13 +486,12 @@ class WasmTaskStore {
       this.#engineOptions.storage = storage;
       const timeoutMs = optionalNumber(options, 'storageTimeoutMs');
       if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('options.onDamaged must be a function');
+      if (options.onStorageError !== undefined && typeof options.onStorageError !== 'function') throw new TypeError('options.onStorageError must be a function');
+      this.#onStorageError = options.onStorageError;
       this.#loop = new StorageLoop(st, {
         timeoutMs,
         onDamaged: options.onDamaged,
-        onOutput: (o) => {
-          if (o.kind === 'expired') this.#tellExpired(o);
-          else if (o.kind === 'cancelled') this.#tellCancelled(o);
-        },
+        onOutput: (o) => this.#runtime?.output(o),
         engineError: fromEngine,
         storageError: (why) => new TaskStoreError(INTERNAL_ERROR, `Task storage unavailable: ${why}`, 'storage_unavailable'),
         conflictError: (n) =>
@@ -504,7 +503,7 @@ class WasmTaskStore {
       if (ignored !== undefined) throw new TypeError(`options.${ignored} is an option of the storage mode: it needs options.storage`);
     }
     try {
-      this.#engine = newEngine(this.#engineOptions);
+      this.#attach(newEngine(this.#engineOptions));
     } catch (err) {
       // Bad options are reported now; a wasm module not yet initialised (the browser build
       // before `init()`) is loaded by the first call.
@@ -520,15 +519,33 @@ class WasmTaskStore {
     if (this.#engine) return this.#engine;
     if (!this.#loading) {
       this.#loading = Promise.resolve(init()).then(() => {
-        const engine = this.#engine ?? newEngine(this.#engineOptions);
-        this.#engine = engine;
-        return engine;
+        return this.#engine ?? this.#attach(newEngine(this.#engineOptions));
       });
       this.#loading.catch(() => {
         this.#loading = null;
       });
     }
     return this.#loading;
+  }
+
+  /**
+   * Makes `engine` this store's engine, with a runtime of its own.
+   * @param {TaskEngine} engine
+   * @returns {TaskEngine}
+   */
+  #attach(engine) {
+    this.#engine = engine;
+    this.#runtime = new TaskRuntime(engine, {
+      loop: this.#loop,
+      clock: this.#clock,
+      timer: this.#useTimer,
+      onStorageError: this.#onStorageError,
+      onOutput: (/** @type {TaskEngineOutput} */ o) => {
+        if (o.kind === 'expired') this.#tellExpired(o);
+        else if (o.kind === 'cancelled') this.#tellCancelled(o);
+      },
+    });
+    return engine;
   }
 
   /**
@@ -544,11 +561,8 @@ class WasmTaskStore {
   async #run(fn, creates = false, plan = undefined) {
     const loop = this.#loop;
     if (loop) {
-      const engine = this.#engine ?? (await this.#ready());
-      return loop.run(engine, plan ?? {}, fn).then((value) => {
-        this.#arm(engine);
-        return value;
-      });
+      if (this.#engine === null) await this.#ready();
+      return /** @type {TaskRuntime} */ (this.#runtime).op(plan ?? {}, fn);
     }
     const engine = this.#engine ?? (await this.#ready());
     try {
@@ -644,31 +658,14 @@ class WasmTaskStore {
   }
 
   /**
+   * Delivers the outputs of an operation on `engine` (memory only: with storage the loop
+   * drains them, and synchronous look-ups leave them for its next round); `rearm`: the
+   * operation may have moved the next deadline.
    * @param {TaskEngine} engine
    * @param {boolean} [rearm]
    */
   #settle(engine, rearm = true) {
-    // With storage, outputs (persists first) are only ever drained by the storage loop: the
-    // synchronous look-ups (the message queue's, getAllTasks) leave them for its next round.
-    if (this.#loop) return;
-    if (this.#drain(engine) || rearm) this.#arm(engine);
-  }
-
-  /**
-   * Drains the engine's outputs; true when a task expired.
-   * @param {TaskEngine} engine
-   */
-  #drain(engine) {
-    let expired = false;
-    for (let out = engine.pollOutput(); out !== null && out !== undefined; out = engine.pollOutput()) {
-      if (out.kind === 'expired') {
-        expired = true;
-        this.#tellExpired(out);
-      }
-      if (out.kind === 'cancelled') this.#tellCancelled(out);
-      // Other outputs (status notifications are off) need no action: the SDK drives the wire.
-    }
-    return expired;
+    if (this.#loop === null && engine === this.#engine) /** @type {TaskRuntime} */ (this.#runtime).drain(rearm);
   }
 
   /** @param {{ taskId: string, context: string | null }} out */
@@ -697,72 +694,6 @@ class WasmTaskStore {
         // A listener's fault must not break the store.
       }
     }
-  }
-
-  /** @param {TaskEngine} engine */
-  #arm(engine) {
-    if (!this.#useTimer || typeof setTimeout !== 'function') return;
-    const deadline = engine.nextDeadline();
-    if (deadline === undefined || deadline === null) {
-      this.#disarm();
-      return;
-    }
-    if (this.#timer !== null && this.#timerAt === deadline) return;
-    this.#disarm();
-    let now;
-    try {
-      now = Number(this.#now());
-    } catch {
-      now = NaN;
-    }
-    if (!Number.isFinite(now)) now = Date.now();
-    const delay = Math.min(MAX_DELAY, Math.max(0, deadline - now));
-    this.#timerAt = deadline;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.#timerAt = null;
-      if (this.#engine !== engine) return;
-      if (this.#loop) {
-        this.#timerRound(engine);
-        return;
-      }
-      engine.handleTimeout();
-      this.#settle(engine);
-    }, delay);
-    if (typeof this.#timer === 'object' && this.#timer !== null && typeof this.#timer.unref === 'function') this.#timer.unref();
-  }
-
-  #disarm() {
-    if (this.#timer !== null) clearTimeout(this.#timer);
-    this.#timer = null;
-    this.#timerAt = null;
-  }
-
-  /**
-   * Storage mode's timer: heartbeats (lease renewals), lease checks and expiry.
-   * @param {TaskEngine} engine
-   */
-  #timerRound(engine) {
-    this.#loop?.tick(engine).then(
-      () => {
-        this.#timerFailures = 0;
-        if (this.#engine === engine) this.#arm(engine);
-      },
-      () => {
-        // The storage did not answer: try again soon (the lease outlives a few misses).
-        this.#timerFailures++;
-        if (this.#engine !== engine || !this.#useTimer) return;
-        this.#disarm();
-        const delay = Math.min(100 * 2 ** this.#timerFailures, 2000);
-        this.#timerAt = -1;
-        this.#timer = setTimeout(() => {
-          this.#timer = null;
-          this.#timerAt = null;
-          if (this.#engine === engine) this.#timerRound(engine);
-        }, delay);
-        if (typeof this.#timer === 'object' && typeof this.#timer.unref === 'function') this.#timer.unref();
-      },
-    );
   }
 
   /**
@@ -814,7 +745,7 @@ class WasmTaskStore {
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
         const entry = entryOfTask(json);
         // No deadline, or one no earlier than the armed timer's, leaves the next deadline as it is.
-        const armedAt = this.#timer === null ? null : this.#timerAt;
+        const armedAt = /** @type {TaskRuntime} */ (this.#runtime).armedAt;
         this.#settle(engine, entry.until !== null && (armedAt === null || armedAt < 0 || entry.until < armedAt));
         return this.#keep(context, entry);
       }
@@ -1159,14 +1090,15 @@ class WasmTaskStore {
 
   /** Deletes every task and stops the expiry timer (like InMemoryTaskStore.cleanup). */
   cleanup() {
-    this.#disarm();
+    const runtime = this.#runtime;
+    runtime?.close();
     const engine = this.#engine;
     /** @type {[string | null, Task][]} */
     let gone = [];
     if (engine && this.#listeners.size > 0) {
       try {
         gone = this.#everyTask(engine);
-        this.#drain(engine);
+        runtime?.drain(false);
       } catch {
         // a freed or broken engine: nothing to report
       }
@@ -1174,6 +1106,7 @@ class WasmTaskStore {
     this.#contexts.clear();
     this.#cache.clear();
     this.#engine = null;
+    this.#runtime = null;
     this.#loading = null;
     if (engine) {
       try {
@@ -1182,7 +1115,7 @@ class WasmTaskStore {
         // already freed
       }
       try {
-        this.#engine = newEngine(this.#engineOptions);
+        this.#attach(newEngine(this.#engineOptions));
       } catch {
         // re-created lazily
       }

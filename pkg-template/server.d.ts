@@ -101,6 +101,12 @@ export interface TasksExtensionOptions {
   storageTimeoutMs?: number;
   /** With `storage`: where a damaged record is reported, once per finding. Default: a line on stderr. */
   onDamaged?: (detail: string, taskId: string) => void;
+  /**
+   * With `storage`: each storage error no request sees: a timer round (lease renewals, expiry)
+   * or a work's outcome that the storage did not take (both are tried again, with backoff, until
+   * it answers). For a dashboard or an alert; requests get theirs as a -32603 answer.
+   */
+  onstorageerror?: (error: Error & { reason?: string }) => void;
 }
 
 /** See {@link TasksExtensionOptions.quotaKey}. */

@@ -23,6 +23,7 @@
 import { TextTaskEngine } from 'mcp-task-core/receiver';
 import { refuseUnknownOptions } from './extras.js';
 import { StorageLoop } from './storage.js';
+import { TaskRuntime } from './runtime.js';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';
@@ -96,16 +97,11 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
-const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged'];
+const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
 
-/** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
-const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
-
-const noop = () => {};
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A -32603 error of the storage, with the StorageLoop's reason (`storage_unavailable`, ...). */
 function storageError(message, reason) {
@@ -142,7 +138,7 @@ function checkOptions(options) {
     throw new TypeError('TasksExtension: give storage or engine, not both (the runtime creates the engine of its storage mode)');
   }
   if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('TasksExtension: onDamaged must be a function');
-  for (const hook of ['principal', 'onerror', 'onaudit']) {
+  for (const hook of ['principal', 'onerror', 'onaudit', 'onstorageerror']) {
     if (options[hook] !== undefined && typeof options[hook] !== 'function') throw new TypeError(`TasksExtension: ${hook} must be a function`);
   }
   if (options.engineOptions?.audit === true && options.onaudit === undefined) {
@@ -166,12 +162,6 @@ function toolErrorResult(err) {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-function abortError(reason) {
-  const err = new Error(reason === 'expired' ? 'The task expired' : 'The task was cancelled');
-  err.name = 'AbortError';
-  err.reason = reason;
-  return err;
-}
 
 /** The request `_meta` as it came on the wire: the SDK lifts the reserved envelope keys into ctx. */
 function wireMeta(meta, ctx) {
@@ -296,17 +286,17 @@ class TasksExtension {
     const engineOptions = { ...options.engineOptions };
     if (options.onaudit !== undefined && options.engine === undefined) engineOptions.audit = true;
     // Storage mode: every change is written through the StorageLoop (mcp-task-core/storage), which
-    // alone drains the engine's outputs; see _op.
-    this._loop = null;
+    // alone drains the engine's outputs (see TaskRuntime.op).
+    let loop = null;
     if (options.storage !== undefined && options.storage !== null) {
       engineOptions.storage = { ...engineOptions.storage };
       if (options.instanceId !== undefined) engineOptions.storage.instanceId = String(options.instanceId);
       if (options.leaseMs !== undefined) engineOptions.storage.leaseMs = options.leaseMs;
       if (options.cursorKey !== undefined) engineOptions.storage.cursorKey = String(options.cursorKey);
-      this._loop = new StorageLoop(options.storage, {
+      loop = new StorageLoop(options.storage, {
         timeoutMs: options.storageTimeoutMs,
         onDamaged: options.onDamaged,
-        onOutput: (out) => this._output(out),
+        onOutput: (out) => this.runtime.output(out),
         engineError: (err) => (err?.code === 'damaged_record' ? storageError(err.message, 'damaged_record') : err),
         storageError: (why) => storageError(`Task storage unavailable: ${why}`, 'storage_unavailable'),
         conflictError: (n) => storageError(`Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
@@ -315,20 +305,19 @@ class TasksExtension {
     this.engine = options.engine?.textEngine ?? options.engine ?? new TextTaskEngine(engineOptions);
     this._principalOf = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});
-    this._onaudit = options.onaudit ?? (() => {});
-    // The engine's clock, read at each use (as the engine reads it), so timers follow fake clocks.
-    this._clock = typeof engineOptions.now === 'function' ? engineOptions.now : null;
+    // Streams are opened under ids minted here, random, never the client's own (clients number
+    // their requests alike), each with the principal it serves.
+    this.runtime = new TaskRuntime(this.engine, {
+      loop,
+      // The engine's clock, read at each use (as the engine reads it), so timers follow fake clocks.
+      clock: typeof engineOptions.now === 'function' ? engineOptions.now : null,
+      rpcError: (code, message, data) => new TaskProtocolError(code, message, data),
+      onError: (err) => this._onerror(err),
+      onAudit: options.onaudit,
+      onStorageError: options.onstorageerror,
+    });
     this._servers = new WeakMap();
-    this._tasks = new Map(); // taskId -> { controller, inputs: Map<rawId, {resolve, reject}>, principal }
-    this._launches = new Map(); // raw id of our tools/call -> (taskId) => void, started on the engine's `execute`
-    // Open streams by the id the engine knows them by (raw JSON): an id minted here, random, never
-    // the client's own (clients number their requests alike), each with the principal it serves.
-    this._streams = new Map(); // streamId -> { context, deliver: (messageText | null) => void }
     this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
-    this._timer = undefined;
-    this._timerAt = null;
-    this._timerFailures = 0;
-    this._closed = false;
     // Per-client limits: whose allowance each request spends (see quotaKeyOption).
     this._quotaKey = quotaKeyOption(options.quotaKey);
   }
@@ -427,7 +416,7 @@ class TasksExtension {
     const principal = this._principal(ctx.http?.authInfo);
     const text = this._requestText('tools/call', {}, ctx);
     const quotaKey = this._quotaKeyOf(ctx, principal);
-    return this._op({ write: true }, (engine) => {
+    return this.runtime.op({ write: true }, (engine) => {
       let response;
       try {
         response = engine.startTask(text, principal, { quotaKey });
@@ -442,7 +431,7 @@ class TasksExtension {
         throw err;
       }
       const result = JSON.parse(response).result;
-      this._track(result.taskId, principal);
+      this.runtime.track(result.taskId, principal);
       state?.minted.set(ctx.mcpReq.id, result);
       return result;
     });
@@ -450,14 +439,14 @@ class TasksExtension {
 
   /** The handle of a live task this runtime created (see `create`). */
   handle(taskId) {
-    const entry = this._tasks.get(taskId);
+    const entry = this.runtime.running(taskId);
     if (entry === undefined) throw new TaskProtocolError(INVALID_PARAMS, `No running task ${taskId}`);
     return new TaskHandle(this, taskId, entry);
   }
 
   /** Cancels a task from the server side (its `signal` fires; `tasks/get` shows `cancelled`). */
   cancel(taskId, message) {
-    return this._quietly({ taskId, write: true }, (engine) => engine.cancel(taskId, message ?? null));
+    return this.runtime.quietly({ taskId, write: true }, (engine) => engine.cancel(taskId, message ?? null));
   }
 
   /**
@@ -489,15 +478,7 @@ class TasksExtension {
 
   /** Stops the expiry timer and aborts every running task's work. The engine stays usable. */
   close() {
-    this._closed = true;
-    if (this._timer !== undefined) clearTimeout(this._timer);
-    this._timer = undefined;
-    for (const [taskId, entry] of this._tasks) {
-      entry.controller.abort(abortError('cancelled'));
-      this._tasks.delete(taskId);
-    }
-    for (const stream of this._streams.values()) stream.deliver(null);
-    this._streams.clear();
+    this.runtime.close();
   }
 
   // ----------------------------------------------------------------------------------------
@@ -551,17 +532,8 @@ class TasksExtension {
    * null): the tool's work starts on the task's `execute`. With storage the engine queues its
    * reply behind the writes (a `send` in reply to `id`): it is caught here, once written.
    */
-  async _launching(id, tool, args, principal, ctx, create) {
-    const rawId = JSON.stringify(id);
-    let queued = null;
-    this._launches.set(rawId, this._launcher(tool, args, principal, ctx));
-    if (this._loop !== null) this._streams.set(rawId, { context: principal, deliver: (message) => (queued = message ?? queued) });
-    try {
-      return (await this._op({ write: true }, create)) ?? queued;
-    } finally {
-      this._launches.delete(rawId);
-      this._streams.delete(rawId);
-    }
+  _launching(id, tool, args, principal, ctx, create) {
+    return this.runtime.launching(JSON.stringify(id), principal, this._launcher(tool, args, principal, ctx), create);
   }
 
   async _plainCall(state, wrapped, request, ctx) {
@@ -595,7 +567,7 @@ class TasksExtension {
     const { id, method, _meta, envelope } = ctx.mcpReq;
     const mcpReq = Object.freeze({ id, method, _meta, envelope });
     return (taskId) => {
-      const entry = this._track(taskId, principal);
+      const entry = this.runtime.track(taskId, principal);
       const task = new TaskContext(this, taskId, entry.controller.signal, mcpReq, authInfo);
       Promise.resolve()
         .then(() => tool.handler(args, task))
@@ -625,7 +597,7 @@ class TasksExtension {
     // With storage: the named task is loaded first, and written when the method changes it.
     const plan = method === 'tasks/list' ? { context: principal } : { taskId: params.taskId, write: method === 'tasks/update' || method === 'tasks/cancel' };
     let waiting;
-    const reply = await this._op(plan, (engine) => {
+    const reply = await this.runtime.op(plan, (engine) => {
       const answer = engine.handle(text, principal, inbound);
       // The stream is open before the engine's outputs for it are delivered.
       if (answer === null) waiting = this._awaitResult(id, principal, ctx);
@@ -643,13 +615,13 @@ class TasksExtension {
     return new Promise((resolve, reject) => {
       const deliver = (message) => {
         if (message === null) {
-          this._streams.delete(rawId);
+          this.runtime.closeStream(rawId);
           reject(new TaskProtocolError(INTERNAL_ERROR, 'The task runtime closed'));
           return;
         }
         const parsed = JSON.parse(message);
         if (parsed.id === id && parsed.method === undefined) {
-          this._streams.delete(rawId);
+          this.runtime.closeStream(rawId);
           try {
             resolve(this._resultOf(message));
           } catch (err) {
@@ -661,13 +633,13 @@ class TasksExtension {
           ctx.mcpReq.notify({ method: parsed.method, params: parsed.params }).catch((err) => this._onerror(err));
         }
       };
-      this._streams.set(rawId, { context: principal, deliver });
+      this.runtime.openStream(rawId, principal, deliver);
       // The client gave up (or its stream dropped): the engine stops holding a waiter for it.
       ctx.mcpReq.signal?.addEventListener(
         'abort',
         () => {
-          if (!this._streams.delete(rawId)) return;
-          this._quietly({}, (engine) => engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }), principal));
+          if (!this.runtime.closeStream(rawId)) return;
+          this.runtime.quietly({}, (engine) => engine.handle(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } }), principal));
         },
         { once: true },
       );
@@ -676,7 +648,7 @@ class TasksExtension {
 
   /** A side-channel request (2025-11-25) for the client, sent on the waiting tasks/result stream. */
   _relayRequest(request, principal, ctx) {
-    const answer = (body) => this._quietly({ write: true }, (engine) => engine.handle(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }), principal));
+    const answer = (body) => this.runtime.quietly({ write: true }, (engine) => engine.handle(JSON.stringify({ jsonrpc: '2.0', id: request.id, ...body }), principal));
     Promise.resolve()
       .then(() => ctx.mcpReq.send({ method: request.method, params: request.params }, ANY_RESULT))
       .then(
@@ -701,7 +673,7 @@ class TasksExtension {
     // is put back into what goes out on the stream.
     const streamId = mintedId('listen');
     const outcome = this.engine.listenTasks(JSON.stringify({ ...body, id: streamId }), principal);
-    this._drain();
+    this.runtime.drain();
     if (outcome.error !== undefined) {
       const { error } = JSON.parse(outcome.error);
       return refuse(error, error?.code === MISSING_CAPABILITY ? 400 : 200);
@@ -716,7 +688,7 @@ class TasksExtension {
       if (graceful) controller.enqueue(encoder.encode(sseFrame(listenEnd(body.id))));
       open = false;
       clearInterval(keepAlive);
-      this._streams.delete(rawId);
+      this.runtime.closeStream(rawId);
       this.engine.unlistenTasks(rawId, principal);
       try {
         controller.close();
@@ -736,7 +708,7 @@ class TasksExtension {
           if (message === null) close(true);
           else if (open) controller.enqueue(encoder.encode(sseFrame(withSubscriptionId(message, streamId, body.id))));
         };
-        this._streams.set(rawId, { context: principal, deliver });
+        this.runtime.openStream(rawId, principal, deliver);
         keepAlive = setInterval(() => open && controller.enqueue(encoder.encode(': keepalive\n\n')), 15_000);
         keepAlive.unref?.();
       },
@@ -839,224 +811,16 @@ class TasksExtension {
     return signal === undefined ? undefined : this._active.get(signal);
   }
 
-  _track(taskId, principal) {
-    let entry = this._tasks.get(taskId);
-    if (entry === undefined) {
-      entry = { controller: new AbortController(), inputs: new Map(), principal };
-      this._tasks.set(taskId, entry);
-    }
-    return entry;
+  _setStatus(taskId, message) {
+    return this.runtime.quietly({ taskId, write: true }, (engine) => engine.setStatusMessage(taskId, message ?? null));
+  }
+
+  _finish(taskId, report) {
+    return this.runtime.finish(taskId, report);
   }
 
   _requestInput(taskId, method, params) {
-    const entry = this._tasks.get(taskId);
-    if (entry === undefined || entry.controller.signal.aborted) {
-      return Promise.reject(entry?.controller.signal.reason ?? new TaskProtocolError(INVALID_PARAMS, `No running task ${taskId}`));
-    }
-    let pending;
-    const answer = new Promise((resolve, reject) => (pending = { resolve, reject }));
-    let asked;
-    const ask = (engine) => {
-      let rawId;
-      try {
-        rawId = engine.requestInput(taskId, method, params === undefined ? null : JSON.stringify(params));
-      } catch (err) {
-        // Input the client did not declare (mrtr.mdx): the JSON-RPC error the tool may catch, or
-        // throw on to fail the task with.
-        if (err?.code === 'capability_not_declared') {
-          throw new TaskProtocolError(MISSING_CAPABILITY, err.message, { requiredCapabilities: err.requiredCapabilities });
-        }
-        throw err;
-      }
-      // Asked again (the stored task had changed meanwhile): the answer is to the latest request.
-      if (asked !== undefined) entry.inputs.delete(asked);
-      asked = rawId;
-      entry.inputs.set(rawId, pending);
-    };
-    try {
-      return Promise.resolve(this._op({ taskId, write: true }, ask)).then(() => answer);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-  }
-
-  _setStatus(taskId, message) {
-    return this._quietly({ taskId, write: true }, (engine) => engine.setStatusMessage(taskId, message ?? null));
-  }
-
-  /**
-   * Reports an outcome; a task that was cancelled or expired meanwhile keeps its state. With
-   * storage, tried again while the storage is unavailable: an outcome is never dropped.
-   */
-  _finish(taskId, report) {
-    const entry = this._tasks.get(taskId);
-    const settle = () => entry !== undefined && this._settle(taskId, entry);
-    if (this._loop === null) {
-      try {
-        report(this.engine);
-      } catch (err) {
-        if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
-      }
-      settle();
-      this._drain();
-      return undefined;
-    }
-    const attempt = (n) =>
-      this._op({ taskId, write: true }, report).then(settle, (err) => {
-        if (err?.reason === 'storage_unavailable' && !this._closed) return sleep(Math.min(100 * n, 1000)).then(() => attempt(n + 1));
-        settle();
-        if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
-        return undefined;
-      });
-    return attempt(1);
-  }
-
-  _settle(taskId, entry, reason) {
-    this._tasks.delete(taskId);
-    if (reason !== undefined) {
-      entry.controller.abort(abortError(reason));
-      for (const pending of entry.inputs.values()) pending.reject(abortError(reason));
-    }
-    entry.inputs.clear();
-  }
-
-  /**
-   * One engine operation: `fn(engine)`, then its outputs delivered and the timer armed. In
-   * memory, at once (its value, or its throw). With storage, through the StorageLoop (a
-   * promise): `plan` names the task to load first and whether `fn` changes it (see
-   * StorageLoop.run); the outputs are delivered once the change is written.
-   */
-  _op(plan, fn) {
-    if (this._loop === null) {
-      try {
-        return fn(this.engine);
-      } finally {
-        this._drain();
-      }
-    }
-    return this._loop.run(this.engine, plan, fn).finally(() => this._arm());
-  }
-
-  /** `_op` for its effect: errors go to `onerror` (those of a task that ended meanwhile to none). */
-  _quietly(plan, fn) {
-    const report = (err) => {
-      if (!SETTLED_CODES.includes(err?.code)) this._onerror(err);
-    };
-    try {
-      const done = this._op(plan, fn);
-      return this._loop === null ? undefined : done.then(noop, report);
-    } catch (err) {
-      report(err);
-      return undefined;
-    }
-  }
-
-  /** Delivers the engine's outputs (in storage mode the StorageLoop drains them, through _output). */
-  _drain() {
-    if (this._loop === null) {
-      for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) this._output(out);
-    }
-    this._arm();
-  }
-
-  _output(out) {
-    switch (out.kind) {
-      case 'execute': {
-        // The launch waits under the id of the request that created the task.
-        const launch = this._launches.get(JSON.stringify(JSON.parse(out.request).id));
-        launch?.(out.taskId);
-        break;
-      }
-      case 'cancelled':
-      case 'expired': {
-        const entry = this._tasks.get(out.taskId);
-        if (entry !== undefined) this._settle(out.taskId, entry, out.kind);
-        break;
-      }
-      case 'inputResponse': {
-        const pending = this._tasks.get(out.taskId)?.inputs.get(out.requestId);
-        if (pending !== undefined) {
-          this._tasks.get(out.taskId).inputs.delete(out.requestId);
-          const response = JSON.parse(out.response);
-          if (response.error !== undefined) pending.reject(new TaskProtocolError(response.error.code, response.error.message, response.error.data));
-          else pending.resolve(response.result);
-        }
-        break;
-      }
-      case 'send':
-        this._deliver(out);
-        break;
-      case 'audit':
-        this._report(this._onaudit, out);
-        break;
-      case 'outputsDropped':
-        this._onerror(Object.assign(new Error(`The engine's output queue was full: ${out.count} notifications or audit records were dropped`), { code: 'outputs_dropped', count: out.count }));
-        break;
-      default:
-        break; // forward: handled by the caller
-    }
-  }
-
-  /**
-   * A message for the stream that asked for it: notifications/tasks on a listen stream, or the
-   * answer of a 2025-11-25 tasks/result. Only to a stream of the message's own principal;
-   * messages for no open stream are dropped (the task is still there to poll).
-   */
-  _deliver(out) {
-    if (out.inReplyTo === null) return;
-    const stream = this._streams.get(out.inReplyTo);
-    if (stream === undefined) return;
-    if (stream.context !== out.context) {
-      this._onerror(new Error(`A task message for another principal reached stream ${out.inReplyTo}: not delivered`));
-      return;
-    }
-    stream.deliver(out.message);
-  }
-
-  _report(hook, value) {
-    try {
-      hook(value);
-    } catch (err) {
-      this._onerror(err);
-    }
-  }
-
-  _arm() {
-    if (this._closed) return;
-    const due = this.engine.nextDeadline();
-    if (due === this._timerAt) return;
-    if (this._timer !== undefined) clearTimeout(this._timer);
-    this._timer = undefined;
-    this._timerAt = due;
-    if (due === null) return;
-    this._setTimer(Math.max(0, due - (this._clock === null ? Date.now() : this._clock())));
-  }
-
-  _setTimer(delay) {
-    this._timer = setTimeout(() => {
-      this._timer = undefined;
-      this._timerAt = null;
-      if (this._loop === null) {
-        this.engine.handleTimeout();
-        this._drain();
-        return;
-      }
-      // Lease renewals and checks, expiry, written; while the storage does not answer, again
-      // soon (a lease outlives a few misses).
-      this._loop.tick(this.engine).then(
-        () => {
-          this._timerFailures = 0;
-          this._arm();
-        },
-        () => {
-          this._timerFailures++;
-          if (this._closed || this._timer !== undefined) return;
-          this._timerAt = -1;
-          this._setTimer(Math.min(100 * 2 ** this._timerFailures, 2000));
-        },
-      );
-    }, delay);
-    this._timer.unref?.();
+    return this.runtime.requestInput(taskId, method, params);
   }
 }
 

@@ -13,7 +13,7 @@
 // Operations of one loop run one at a time, so every write's outcome is known before the next
 // operation reads the engine (and a conflict's stored record is never older than the copy here).
 // The CommonJS twin storage.cjs is generated from this file by scripts/build-pkg.sh.
-import { refuseUnknownOptions } from './extras.js';
+import { drainOutputs, refuseUnknownOptions } from './extras.js';
 
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -221,8 +221,7 @@ class StorageLoop {
   async #flush(engine) {
     const conflicts = new Set();
     for (;;) {
-      const outs = [];
-      for (let o = engine.pollOutput(); o !== null && o !== undefined; o = engine.pollOutput()) outs.push(o);
+      const outs = drainOutputs(engine);
       if (outs.length === 0) return conflicts;
       const persists = outs.filter((o) => o.kind === 'persist');
       const lost = new Set();

@@ -44,12 +44,14 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
   requires.sort();
-  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './extras.js']);
-  assert.deepEqual(requires, ['./extras.cjs', './storage.cjs', 'mcp-task-core/receiver']);
+  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './runtime.js', './extras.js']);
+  assert.deepEqual(requires, ['./extras.cjs', './runtime.cjs', './storage.cjs', 'mcp-task-core/receiver']);
+  // The runtime (runtime.js) loads the shared helpers only.
+  assert.deepEqual([...code(source('runtime.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
   // The storage loop (mcp-task-core/storage) loads the shared helpers only.
   assert.deepEqual([...code(source('storage.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
   assert.deepEqual([...code(source('storage.cjs').src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['./extras.cjs']);
-  for (const { src } of [esm, cjs, source('storage.js')]) {
+  for (const { src } of [esm, cjs, source('storage.js'), source('runtime.js')]) {
     assert.doesNotMatch(code(src), /node:|\bcrypto\b/, 'no Node built-ins');
   }
   // The SDK only as the optional run-time hook of propagateByDefault (in Node, where the SDK
