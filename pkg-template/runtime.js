@@ -152,6 +152,11 @@ class TaskRuntime {
     return this.#streams.delete(rawId);
   }
 
+  /** How many streams are open. */
+  get streamCount() {
+    return this.#streams.size;
+  }
+
   // ------------------------------------------------------------------------------------------
   // Running work
 

@@ -758,7 +758,7 @@ class TasksExtension {
     }
     const streamId = mintedId('listen');
     const outcome = this.engine.listenTasks(JSON.stringify({ ...body, id: streamId }), principal);
-    this._drain();
+    this.runtime.drain();
     if (outcome.error !== undefined) return refuse(JSON.parse(outcome.error).error);
     send(listenAck(body.id, outcome.taskIds));
     if (outcome.taskIds.length === 0) return send(listenEnd(body.id));
@@ -767,12 +767,12 @@ class TasksExtension {
     const close = (graceful) => {
       if (open.get(key) !== close) return;
       open.delete(key);
-      this._streams.delete(rawId);
+      this.runtime.closeStream(rawId);
       this.engine.unlistenTasks(rawId, principal);
       if (graceful) send(listenEnd(body.id));
     };
     open.set(key, close);
-    this._streams.set(rawId, { context: principal, deliver: (message) => (message === null ? close(true) : send(withSubscriptionId(message, streamId, body.id))) });
+    this.runtime.openStream(rawId, principal, (message) => (message === null ? close(true) : send(withSubscriptionId(message, streamId, body.id))));
   }
 
   // ----------------------------------------------------------------------------------------

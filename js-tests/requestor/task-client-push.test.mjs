@@ -49,7 +49,7 @@ function modernServer(pollIntervalMs) {
     tasks.registerTool(s, 'export', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
       // A change made before the client's listen stream is open can reach it only by a poll:
       // the steps start once the stream is there, so every one of them is pushed.
-      for (let waited = 0; tasks._streams.size === 0 && waited < 2_000; waited += 2) await sleep(2);
+      for (let waited = 0; tasks.runtime.streamCount === 0 && waited < 2_000; waited += 2) await sleep(2);
       for (const step of STEPS) {
         await sleep(STEP_MS);
         await task.setStatus(step);
@@ -210,7 +210,7 @@ serveStdio(() => {
   tasks.install(server);
   tasks.registerTool(server, 'export', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
     // Steps start once the client's listen stream is open (a change before it reaches the client only by a poll).
-    for (let waited = 0; tasks._streams.size === 0 && waited < 2000; waited += 2) await sleep(2);
+    for (let waited = 0; tasks.runtime.streamCount === 0 && waited < 2000; waited += 2) await sleep(2);
     for (const step of ${JSON.stringify(STEPS)}) {
       await sleep(${STEP_MS});
       await task.setStatus(step);
@@ -218,7 +218,7 @@ serveStdio(() => {
     await sleep(${STEP_MS});
     return { content: [{ type: 'text', text: 'exported 4/4' }] };
   });
-  server.registerTool('listening', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: String(tasks._streams.size) }] }));
+  server.registerTool('listening', { inputSchema: z.object({}) }, async () => ({ content: [{ type: 'text', text: String(tasks.runtime.streamCount) }] }));
   return server;
 }, { transport: tasks.withTaskListen(new StdioServerTransport()), onerror: (err) => console.error('entry error:', err) });
 `;
