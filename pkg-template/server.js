@@ -97,7 +97,7 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'companionTools', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
 const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
@@ -129,6 +129,7 @@ function defaultPrincipal(authInfo) {
 function checkOptions(options) {
   if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
   refuseUnknownOptions(options, OPTIONS);
+  companionNames(options.companionTools);
   if (options.storage === undefined || options.storage === null) {
     const ignored = STORAGE_ONLY_OPTIONS.find((key) => options[key] !== undefined);
     if (ignored !== undefined) throw new TypeError(`TasksExtension options.${ignored} is an option of the storage mode: it needs options.storage`);
@@ -144,6 +145,42 @@ function checkOptions(options) {
   if (options.engineOptions?.audit === true && options.onaudit === undefined) {
     throw new TypeError('TasksExtension: engineOptions.audit needs onaudit(record), where the audit records go');
   }
+}
+
+const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
+const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+const DEFAULT_COMPANIONS = { status: 'task_status', cancel: 'task_cancel' };
+
+/**
+ * The `companionTools` option as `{ status, cancel }` tool names, or null (off, the default):
+ * `true` for the default names, or an object naming either tool.
+ */
+function companionNames(option) {
+  if (option === undefined || option === false) return null;
+  if (option === true) return { ...DEFAULT_COMPANIONS };
+  const valid =
+    isPlainObject(option) &&
+    Object.keys(option).every((k) => k in DEFAULT_COMPANIONS) &&
+    Object.values(option).every((v) => typeof v === 'string' && v !== '') &&
+    option.status !== option.cancel;
+  if (!valid) throw new TypeError("TasksExtension options.companionTools must be true, or { status: 'task_status', cancel: 'task_cancel' } (two different names)");
+  return { ...DEFAULT_COMPANIONS, ...option };
+}
+
+/** The companion tools as tools/list shows them to a client that does not speak tasks. */
+function companionTools(names) {
+  const taskId = { type: 'object', properties: { taskId: { type: 'string', description: 'The task ID a task tool answered with' } }, required: ['taskId'] };
+  return [
+    { name: names.status, description: 'Status of a task a tool started: its status and message, and the outcome once it is done.', inputSchema: taskId },
+    { name: names.cancel, description: 'Cancels a task a tool started.', inputSchema: taskId },
+  ];
+}
+
+/** A CallToolResult a model reads: `text`, tied to `taskId`. */
+function companionResult(taskId, text, isError = false) {
+  const result = { content: [{ type: 'text', text }], _meta: { [RELATED_TASK_META]: { taskId } } };
+  if (isError) result.isError = true;
+  return result;
 }
 
 /** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
@@ -320,6 +357,8 @@ class TasksExtension {
     this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
     // Per-client limits: whose allowance each request spends (see quotaKeyOption).
     this._quotaKey = quotaKeyOption(options.quotaKey);
+    // Tools that let a client with no task support follow a task (see _companionCall).
+    this._companions = companionNames(options.companionTools);
   }
 
   /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
@@ -353,6 +392,7 @@ class TasksExtension {
     const wrapHandler = sdkServer._wrapHandler.bind(sdkServer);
     sdkServer._wrapHandler = (method, handler) => {
       const wrapped = wrapHandler(method, handler);
+      if (method === 'tools/list' && this._companions !== null) return (request, ctx) => this._toolsList(server, state, wrapped, request, ctx);
       return method === 'tools/call' ? (request, ctx) => this._toolsCall(server, state, wrapped, request, ctx) : wrapped;
     };
 
@@ -484,8 +524,97 @@ class TasksExtension {
   // ----------------------------------------------------------------------------------------
   // Request paths
 
+  /** tools/list: the companion tools are added for a client that does not speak tasks. */
+  async _toolsList(server, state, wrapped, request, ctx) {
+    const result = await wrapped(request, ctx);
+    if (this._speaksTasks(server, state, request, ctx) || request.params?.cursor !== undefined) return result;
+    return { ...result, tools: [...(result.tools ?? []), ...companionTools(this._companions)] };
+  }
+
+  /**
+   * Whether the client speaks tasks: 2026-07-28, the extension in the request's client
+   * capabilities; 2025-11-25, `tasks` in the session's capabilities or a task-augmented call.
+   */
+  _speaksTasks(server, state, request, ctx) {
+    if (state.modern) return isPlainObject(wireMeta(request.params?._meta, ctx)?.[CLIENT_CAPABILITIES_META]?.extensions?.[EXTENSION_ID]);
+    return server.server.getClientCapabilities?.()?.tasks !== undefined || request.params?.task !== undefined;
+  }
+
+  /**
+   * A request as a task-speaking client would send it: the engine then treats it as the client
+   * declared task support (2026-07-28: the extension in its capabilities; 2025-11-25: `task`).
+   */
+  _asSpeaking(state, method, params, ctx) {
+    const meta = wireMeta(params?._meta, ctx);
+    const speaking = { ...params };
+    if (meta !== undefined) {
+      const capabilities = isPlainObject(meta[CLIENT_CAPABILITIES_META]) ? meta[CLIENT_CAPABILITIES_META] : {};
+      speaking._meta = { ...meta, [CLIENT_CAPABILITIES_META]: { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSION_ID]: {} } } };
+    }
+    if (!state.modern && method === 'tools/call') speaking.task = {};
+    return { params: speaking, ctx: { ...ctx, mcpReq: { ...ctx.mcpReq, envelope: undefined } } };
+  }
+
+  /** A companion tool's call: the named task, through tasks/get or tasks/cancel (same scoping). */
+  async _companionCall(server, state, request, ctx) {
+    const { name } = request.params;
+    const taskId = request.params.arguments?.taskId;
+    if (typeof taskId !== 'string' || taskId === '') return companionResult(undefined, `${name} needs { taskId }: the task ID a task tool answered with`, true);
+    const call = (method) => {
+      const speaking = this._asSpeaking(state, method, { taskId, _meta: request.params._meta }, ctx);
+      return this._taskMethod(server, state, method, speaking.params, speaking.ctx);
+    };
+    try {
+      if (name === this._companions.cancel) {
+        await call('tasks/cancel');
+        // 2026-07-28 answers tasks/cancel with an empty result: the status is read back.
+        const task = await call('tasks/get');
+        return companionResult(taskId, `Task ${taskId} is ${task.status}.`);
+      }
+      const task = await call('tasks/get');
+      const lines = [`Task ${taskId} is ${task.status}.`];
+      if (typeof task.statusMessage === 'string') lines.push(`Status message: ${task.statusMessage}`);
+      if (task.status === 'completed' || task.status === 'failed') {
+        const outcome = await this._outcomeOf(state, task, call);
+        if (outcome.error !== undefined) return companionResult(taskId, [...lines, `Error: ${outcome.error.message}`].join('\n'), true);
+        const result = outcome.result;
+        return { ...result, content: [{ type: 'text', text: [...lines, 'Outcome:'].join('\n') }, ...(result.content ?? [])], _meta: { ...result._meta, [RELATED_TASK_META]: { taskId } } };
+      }
+      if (task.status === 'working' || task.status === 'input_required') lines.push(`Call ${this._companions.status} again with { "taskId": "${taskId}" } to follow it, or ${this._companions.cancel} to stop it.`);
+      return companionResult(taskId, lines.join('\n'));
+    } catch (err) {
+      return companionResult(taskId, err instanceof Error ? err.message : String(err), true);
+    }
+  }
+
+  /** A finished task's outcome: `{ result }` or `{ error }` (2025-11-25 through tasks/result). */
+  async _outcomeOf(state, task, call) {
+    if (task.result !== undefined || task.error !== undefined) return task;
+    try {
+      return { result: await call('tasks/result') };
+    } catch (err) {
+      const error = jsonRpcErrorOf(err);
+      if (error === null) throw err;
+      return { error };
+    }
+  }
+
+  /** The CallToolResult that answers a task tool's call at once, for a client with no task support. */
+  _companionAnswer(created) {
+    const { taskId } = created.task ?? created;
+    const names = this._companions;
+    const text =
+      `Started task ${taskId}: it runs in the background. ` +
+      `Call ${names.status} with { "taskId": "${taskId}" } to see its status and, once it is done, its outcome; ` +
+      `call ${names.cancel} with the same arguments to stop it.`;
+    return companionResult(taskId, text);
+  }
+
   async _toolsCall(server, state, wrapped, request, ctx) {
     const name = request.params?.name;
+    if (this._companions !== null && (name === this._companions.status || name === this._companions.cancel) && !state.tools.has(name)) {
+      return this._companionCall(server, state, request, ctx);
+    }
     const tool = typeof name === 'string' ? state.tools.get(name) : undefined;
     if (tool === undefined || tool.registered.enabled === false) return this._plainCall(state, wrapped, request, ctx);
 
@@ -501,6 +630,16 @@ class TasksExtension {
     const principal = this._principal(ctx.http?.authInfo);
     const quotaKey = this._quotaKeyOf(ctx, principal);
     const id = mintedId('server');
+    // Companion mode: a client with no task support gets the task, named in a plain result.
+    if (this._companions !== null && !this._speaksTasks(server, state, request, ctx)) {
+      if (tool.policy === 'perCall' && !(await tool.runAsTask(args, ctx))) return wrapped(request, ctx);
+      const speaking = this._asSpeaking(state, 'tools/call', request.params, ctx);
+      const speakingText = this._requestText('tools/call', speaking.params, speaking.ctx, id);
+      const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
+      if (!state.modern) inbound.clientCapabilities = server.server.getClientCapabilities?.();
+      const reply = await this._launching(id, tool, args, principal, ctx, (engine) => engine.handle(speakingText, principal, inbound));
+      if (reply !== null) return this._companionAnswer(this._resultOf(reply));
+    }
     const text = this._requestText('tools/call', request.params, ctx, id);
     const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
     // 2025-11-25: the session's initialize capabilities govern what the task may ask for.

@@ -127,20 +127,20 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * A fetch handler with 2025-11-25 sessions, as examples/sdk2-server keeps them: one
  * `WebStandardStreamableHTTPServerTransport` (and McpServer from `factory`) per session.
- * `sdk` is `@modelcontextprotocol/server`.
+ * `sdk` is `@modelcontextprotocol/server`; `fetch(request, { authInfo })` passes the verified token on.
  */
 export function sessionful(sdk, factory) {
   const sessions = new Map();
   return {
     sessions,
-    async fetch(request) {
+    async fetch(request, options) {
       const id = request.headers.get('mcp-session-id');
       let transport = id === null ? undefined : sessions.get(id);
       if (transport === undefined) {
         transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => sessions.set(sid, transport) });
         await factory().connect(transport);
       }
-      return transport.handleRequest(request);
+      return transport.handleRequest(request, options);
     },
     close: () => Promise.all([...sessions.values()].map((t) => t.close().catch(() => {}))),
   };
