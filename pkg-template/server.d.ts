@@ -72,6 +72,18 @@ export interface TasksExtensionOptions {
    */
   quotaKey?: QuotaKeyOption;
   /**
+   * Tasks for clients that do not speak tasks (off by default). With it, a task tool called by a
+   * client that declared no task support (2026-07-28: no `io.modelcontextprotocol/tasks` in the
+   * request's client capabilities; 2025-11-25: no `tasks` capability and no `params.task`) runs as
+   * a task and answers at once with a `CallToolResult` that names it (text, and
+   * `_meta["io.modelcontextprotocol/related-task"].taskId`) and says what to call next; two tools
+   * follow it: `task_status({ taskId })` (status, status message and, once done, the outcome) and
+   * `task_cancel({ taskId })`. They reach tasks exactly as `tasks/get` and `tasks/cancel` do (a
+   * task of another principal is not found) and are listed only to clients that do not speak
+   * tasks. `true` for these names, or `{ status, cancel }` to name them.
+   */
+  companionTools?: boolean | CompanionToolNames;
+  /**
    * Keep the tasks in an external storage shared by every instance (`redisStorage(client)` from
    * `mcp-task-core/redis`, or your own), the one `WasmTaskStore` takes, so they survive a
    * restart and any instance serves `tasks/get`, `tasks/update` and `tasks/cancel` of any task.
@@ -107,6 +119,12 @@ export interface TasksExtensionOptions {
    * it answers). For a dashboard or an alert; requests get theirs as a -32603 answer.
    */
   onstorageerror?: (error: Error & { reason?: string }) => void;
+}
+
+/** See {@link TasksExtensionOptions.companionTools}. Defaults: `task_status`, `task_cancel`. */
+export interface CompanionToolNames {
+  status?: string;
+  cancel?: string;
 }
 
 /** See {@link TasksExtensionOptions.quotaKey}. */
