@@ -1404,6 +1404,134 @@ function withCreationErrors(handler) {
   };
 }
 
+const COMPANIONS = Symbol('mcp-task-core/sdk companion tools');
+const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+
+/**
+ * Tasks for clients that do not speak tasks, on an SDK 1.x `McpServer` whose server holds a task
+ * store (opt-in, per server; returns `server`). A task tool (`registerToolTask`, `taskSupport`
+ * `'required'` or `'optional'`) called without `params.task` by a client whose `initialize`
+ * declared no `tasks` capability runs as a task and answers at once with a `CallToolResult` that
+ * names it and says what to call next; two tools follow it, listed only to such clients:
+ * `status` (default `task_status`: the status, status message and, once done, the outcome) and
+ * `cancel` (default `task_cancel`). They answer through the server's own `tasks/get`,
+ * `tasks/result` and `tasks/cancel` handlers, so a task is found exactly where `tasks/get` finds
+ * it (another session's is not).
+ * @template {object} T
+ * @param {T} server
+ * @param {{ status?: string, cancel?: string }} [options]
+ * @returns {T}
+ */
+function withCompanionTools(server, options = {}) {
+  /** @type {any} */
+  const mcp = server;
+  const protocol = mcp?.server;
+  if (protocol === null || typeof protocol !== 'object' || !(protocol._requestHandlers instanceof Map) || typeof mcp._registeredTools !== 'object') {
+    throw new TypeError('withCompanionTools(server) takes an McpServer of @modelcontextprotocol/sdk 1.x');
+  }
+  if (!isPlainObject(options) || !Object.keys(options).every((k) => k === 'status' || k === 'cancel')) {
+    throw new TypeError("withCompanionTools options: { status?: 'task_status', cancel?: 'task_cancel' }");
+  }
+  const names = { status: options.status ?? 'task_status', cancel: options.cancel ?? 'task_cancel' };
+  if (![names.status, names.cancel].every((n) => typeof n === 'string' && n !== '') || names.status === names.cancel) {
+    throw new TypeError('withCompanionTools: the status and cancel tools need two different non-empty names');
+  }
+  const handlers = protocol._requestHandlers;
+  if (handlers[COMPANIONS]) throw new Error('withCompanionTools: this server has them already');
+  const get = handlers.get;
+  /** @param {string} method */
+  const sdkHandler = (method) => get.call(handlers, method);
+  /** @param {any} request */
+  const speaksTasks = (request) => protocol.getClientCapabilities?.()?.tasks !== undefined || isPlainObject(request?.params?.task);
+  const taskIdSchema = { type: 'object', properties: { taskId: { type: 'string', description: 'The task ID a task tool answered with' } }, required: ['taskId'] };
+  const listed = [
+    { name: names.status, description: 'Status of a task a tool started: its status and message, and the outcome once it is done.', inputSchema: taskIdSchema },
+    { name: names.cancel, description: 'Cancels a task a tool started.', inputSchema: taskIdSchema },
+  ];
+  /**
+   * @param {string | undefined} taskId
+   * @param {string} text
+   */
+  const answer = (taskId, text, isError = false) => ({ content: [{ type: 'text', text }], _meta: taskId === undefined ? {} : { [RELATED_TASK_META]: { taskId } }, ...(isError ? { isError: true } : {}) });
+
+  /**
+   * A companion tool's call, through the SDK's own task handlers.
+   * @param {any} request
+   * @param {any} extra
+   */
+  const companionCall = async (request, extra) => {
+    const taskId = request.params.arguments?.taskId;
+    if (typeof taskId !== 'string' || taskId === '') return answer(undefined, `${request.params.name} needs { taskId }: the task ID a task tool answered with`, true);
+    /** @param {string} method */
+    const call = (method) => sdkHandler(method)({ method, params: { taskId } }, extra);
+    try {
+      if (request.params.name === names.cancel) {
+        const task = await call('tasks/cancel');
+        return answer(taskId, `Task ${taskId} is ${task.status}.`);
+      }
+      const task = await call('tasks/get');
+      const lines = [`Task ${taskId} is ${task.status}.`];
+      if (typeof task.statusMessage === 'string') lines.push(`Status message: ${task.statusMessage}`);
+      if (task.status === 'completed' || task.status === 'failed') {
+        const result = await call('tasks/result');
+        return { ...result, content: [{ type: 'text', text: [...lines, 'Outcome:'].join('\n') }, ...(result.content ?? [])], _meta: { ...result._meta, [RELATED_TASK_META]: { taskId } } };
+      }
+      if (task.status === 'working' || task.status === 'input_required') lines.push(`Call ${names.status} again with { "taskId": "${taskId}" } to follow it, or ${names.cancel} to stop it.`);
+      return answer(taskId, lines.join('\n'));
+    } catch (err) {
+      return answer(taskId, err instanceof Error ? err.message : String(err), true);
+    }
+  };
+
+  Object.defineProperty(handlers, 'get', {
+    configurable: true,
+    writable: true,
+    /**
+     * @this {Map<string, unknown>}
+     * @param {string} method
+     */
+    value: function getWithCompanions(method) {
+      const handler = get.call(this, method);
+      if (typeof handler !== 'function') return handler;
+      if (method === 'tools/list') {
+        /**
+         * @param {any} request
+         * @param {any} extra
+         */
+        return async (request, extra) => {
+          const result = await handler(request, extra);
+          if (speaksTasks(request)) return result;
+          // A client that does not speak tasks sees task tools as plain tools (SDK 1.x clients
+          // refuse to call a tool listed with taskSupport 'required').
+          const tools = (result.tools ?? []).map((/** @type {any} */ t) => (t.execution?.taskSupport === undefined ? t : { ...t, execution: { ...t.execution, taskSupport: 'forbidden' } }));
+          return { ...result, tools: request?.params?.cursor === undefined ? [...tools, ...listed] : tools };
+        };
+      }
+      if (method !== 'tools/call') return handler;
+      /**
+       * @param {any} request
+       * @param {any} extra
+       */
+      return async (request, extra) => {
+        const name = request?.params?.name;
+        const tool = typeof name === 'string' ? mcp._registeredTools[name] : undefined;
+        if ((name === names.status || name === names.cancel) && tool === undefined) return companionCall(request, extra);
+        const policy = tool?.enabled === false ? undefined : tool?.execution?.taskSupport;
+        if ((policy !== 'required' && policy !== 'optional') || speaksTasks(request) || extra?.taskStore === undefined) return handler(request, extra);
+        // The call as a task-speaking client would make it: the tool creates its task.
+        const created = await withCreationErrors(handler)({ ...request, params: { ...request.params, task: {} } }, extra);
+        const taskId = created.task.taskId;
+        return answer(
+          taskId,
+          `Started task ${taskId}: it runs in the background. Call ${names.status} with { "taskId": "${taskId}" } to see its status and, once it is done, its outcome; call ${names.cancel} with the same arguments to stop it.`,
+        );
+      };
+    },
+  });
+  Object.defineProperty(handlers, COMPANIONS, { value: true });
+  return server;
+}
+
 export {
   WasmTaskStore,
   WasmTaskMessageQueue,
@@ -1411,5 +1539,6 @@ export {
   TaskStoreError,
   jsonRpcErrorResult,
   propagateTaskCreationErrors,
+  withCompanionTools,
   JSONRPC_ERROR_META_KEY,
 };
