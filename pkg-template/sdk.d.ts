@@ -287,3 +287,24 @@ export declare function jsonRpcErrorResult(error: unknown): CallToolResult;
  * another copy than the one beside this package.
  */
 export declare function propagateTaskCreationErrors<T extends object>(server: T): T;
+
+/** The companion tools' names (see {@link withCompanionTools}). Defaults: `task_status`, `task_cancel`. */
+export interface CompanionToolNames {
+  status?: string;
+  cancel?: string;
+}
+
+/**
+ * Tasks for clients that do not speak tasks, on one `McpServer` of SDK 1.x whose server holds a
+ * task store (opt-in; returns its argument; once per server). A task tool (`registerToolTask`,
+ * `taskSupport` `'required'` or `'optional'`) called without `params.task` by a client whose
+ * `initialize` declared no `tasks` capability runs as a task and answers at once with a
+ * `CallToolResult` that names it (text, and `_meta["io.modelcontextprotocol/related-task"].taskId`)
+ * and says what to call next. Two tools, listed only to such clients (which see task tools as
+ * plain tools), follow it: `task_status({ taskId })` (status, status message and, once done, the
+ * outcome) and `task_cancel({ taskId })`. They answer through the server's own `tasks/get`,
+ * `tasks/result` and `tasks/cancel` handlers: a task is found exactly where `tasks/get` finds it
+ * (another session's is not). Relies on the SDK's request handler map, as
+ * {@link propagateTaskCreationErrors} does; throws a `TypeError` for anything but an `McpServer`.
+ */
+export declare function withCompanionTools<T extends object>(server: T, names?: CompanionToolNames): T;

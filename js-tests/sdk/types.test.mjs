@@ -24,6 +24,7 @@ export const JsonRpcError: typeof decl.JsonRpcError = impl.JsonRpcError;
 export const TaskStoreError: typeof decl.TaskStoreError = impl.TaskStoreError;
 export const jsonRpcErrorResult: typeof decl.jsonRpcErrorResult = impl.jsonRpcErrorResult;
 export const propagateTaskCreationErrors: typeof decl.propagateTaskCreationErrors = impl.propagateTaskCreationErrors;
+export const withCompanionTools: typeof decl.withCompanionTools = impl.withCompanionTools;
 export const JSONRPC_ERROR_META_KEY: typeof decl.JSONRPC_ERROR_META_KEY = impl.JSONRPC_ERROR_META_KEY;
 export const undeclared: [Exclude<keyof typeof impl, keyof typeof decl>] extends [never] ? true : false = true;
 export const unimplemented: [Exclude<keyof typeof decl, keyof typeof impl>] extends [never] ? true : false = true;
