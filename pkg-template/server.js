@@ -524,11 +524,13 @@ class TasksExtension {
   // ----------------------------------------------------------------------------------------
   // Request paths
 
-  /** tools/list: the companion tools are added for a client that does not speak tasks. */
+  /** tools/list for a client that does not speak tasks: task tools as plain ones, and the companion tools. */
   async _toolsList(server, state, wrapped, request, ctx) {
     const result = await wrapped(request, ctx);
-    if (this._speaksTasks(server, state, request, ctx) || request.params?.cursor !== undefined) return result;
-    return { ...result, tools: [...(result.tools ?? []), ...companionTools(this._companions)] };
+    if (this._speaksTasks(server, state, request, ctx)) return result;
+    // Task tools are plain tools to such a client (SDK 1.x clients refuse a tool listed 'required').
+    const tools = (result.tools ?? []).map((t) => (t.execution?.taskSupport === undefined ? t : { ...t, execution: { ...t.execution, taskSupport: 'forbidden' } }));
+    return { ...result, tools: request.params?.cursor === undefined ? [...tools, ...companionTools(this._companions)] : tools };
   }
 
   /**

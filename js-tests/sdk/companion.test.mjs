@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { assertValid } from '../helpers/schema.mjs';
 import { Control, makeStores, ours, startHttp, textOf } from './harness.mjs';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -38,6 +39,7 @@ test('a client without the tasks capability follows a task with the companion to
 
     const started = await alice.callTool({ name: 'work', arguments: { steps: 1 } });
     assert.notEqual(started.isError, true, allText(started));
+    assertValid('CallToolResult', started);
     const taskId = started._meta?.[RELATED_TASK]?.taskId;
     assert.equal(typeof taskId, 'string', JSON.stringify(started));
     assert.match(allText(started), new RegExp(`task_status.*${taskId}`));
@@ -54,6 +56,7 @@ test('a client without the tasks capability follows a task with the companion to
       const status = await alice.callTool({ name: 'task_status', arguments: { taskId } });
       return /is completed/.test(allText(status)) && status;
     }, 'the outcome');
+    assertValid('CallToolResult', done);
     assert.match(allText(done), /done after 1 steps/);
 
     const other = await alice.callTool({ name: 'work', arguments: { steps: 1 } });

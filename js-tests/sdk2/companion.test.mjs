@@ -4,6 +4,7 @@
 // never see the companion tools; without the option nothing changes (-32021).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { assertValid } from '../helpers/schema.mjs';
 import { EXTENSION_ID, installWithSdk2, modernClient, sessionful, sleep } from './harness.mjs';
 
 let pkg;
@@ -78,11 +79,14 @@ async function until(predicate, what, ms = 5000) {
 
 /** The companion flow for `alice` (and `bob`, another user of the same server). */
 async function followAndCancel(alice, bob, { release, aborted, gates }) {
-  const names = (await alice.listTools()).tools.map((t) => t.name);
-  assert.deepEqual(names.sort(), ['gated', 'task_cancel', 'task_status']);
+  const listed = await alice.listTools();
+  assertValid('ListToolsResult', listed);
+  assert.deepEqual(listed.tools.map((t) => t.name).sort(), ['gated', 'task_cancel', 'task_status']);
+  assert.ok(listed.tools.every((t) => t.execution?.taskSupport === undefined || t.execution.taskSupport === 'forbidden'), 'task tools are plain tools to this client');
 
   const started = await alice.callTool({ name: 'gated', arguments: { label: 'a' } });
   assert.notEqual(started.isError, true, textOf(started));
+  assertValid('CallToolResult', started);
   const taskId = started._meta?.[RELATED_TASK]?.taskId;
   assert.equal(typeof taskId, 'string', JSON.stringify(started));
   assert.match(textOf(started), new RegExp(`task_status.*${taskId}`));
@@ -105,6 +109,7 @@ async function followAndCancel(alice, bob, { release, aborted, gates }) {
     const status = await alice.callTool({ name: 'task_status', arguments: { taskId } });
     return /is completed/.test(textOf(status)) && status;
   }, 'the outcome');
+  assertValid('CallToolResult', done);
   assert.match(textOf(done), /a done/);
   assert.notEqual(done.isError, true);
 
