@@ -1504,7 +1504,9 @@ function withCompanionTools(server, options = {}) {
           // A client that does not speak tasks sees task tools as plain tools (SDK 1.x clients
           // refuse to call a tool listed with taskSupport 'required').
           const tools = (result.tools ?? []).map((/** @type {any} */ t) => (t.execution?.taskSupport === undefined ? t : { ...t, execution: { ...t.execution, taskSupport: 'forbidden' } }));
-          return { ...result, tools: request?.params?.cursor === undefined ? [...tools, ...listed] : tools };
+          // A tool the server registered under the same name keeps it.
+          const companions = listed.filter((t) => mcp._registeredTools[t.name] === undefined);
+          return { ...result, tools: request?.params?.cursor === undefined ? [...tools, ...companions] : tools };
         };
       }
       if (method !== 'tools/call') return handler;

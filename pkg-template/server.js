@@ -530,7 +530,8 @@ class TasksExtension {
     if (this._speaksTasks(server, state, request, ctx)) return result;
     // Task tools are plain tools to such a client (SDK 1.x clients refuse a tool listed 'required').
     const tools = (result.tools ?? []).map((t) => (t.execution?.taskSupport === undefined ? t : { ...t, execution: { ...t.execution, taskSupport: 'forbidden' } }));
-    return { ...result, tools: request.params?.cursor === undefined ? [...tools, ...companionTools(this._companions)] : tools };
+    const companions = companionTools(this._companions).filter((t) => server._registeredTools?.[t.name] === undefined);
+    return { ...result, tools: request.params?.cursor === undefined ? [...tools, ...companions] : tools };
   }
 
   /**
@@ -614,7 +615,8 @@ class TasksExtension {
 
   async _toolsCall(server, state, wrapped, request, ctx) {
     const name = request.params?.name;
-    if (this._companions !== null && (name === this._companions.status || name === this._companions.cancel) && !state.tools.has(name)) {
+    // A tool the server registered under the same name keeps it.
+    if (this._companions !== null && (name === this._companions.status || name === this._companions.cancel) && server._registeredTools?.[name] === undefined) {
       return this._companionCall(server, state, request, ctx);
     }
     const tool = typeof name === 'string' ? state.tools.get(name) : undefined;
