@@ -80,7 +80,9 @@ export interface TasksExtensionOptions {
    * follow it: `task_status({ taskId })` (status, status message and, once done, the outcome) and
    * `task_cancel({ taskId })`. They reach tasks exactly as `tasks/get` and `tasks/cancel` do (a
    * task of another principal is not found) and are listed only to clients that do not speak
-   * tasks. `true` for these names, or `{ status, cancel }` to name them.
+   * tasks (which see task tools as plain tools). Such a client cannot answer an input request:
+   * in these tasks `requestInput` rejects with -32021, nothing sent. A tool the server registers
+   * under a companion's name keeps it. `true` for these names, or `{ status, cancel }`.
    */
   companionTools?: boolean | CompanionToolNames;
   /**

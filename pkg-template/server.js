@@ -545,15 +545,14 @@ class TasksExtension {
 
   /**
    * A request as a task-speaking client would send it: the engine then treats it as the client
-   * declared task support (2026-07-28: the extension in its capabilities; 2025-11-25: `task`).
+   * declared task support (2026-07-28: the extension in its capabilities; 2025-11-25: `task`),
+   * and nothing else: such a client cannot answer a task's input request (it has no tasks/update
+   * or tasks/result), so the work's `requestInput` rejects with -32021 and nothing is sent.
    */
   _asSpeaking(state, method, params, ctx) {
     const meta = wireMeta(params?._meta, ctx);
     const speaking = { ...params };
-    if (meta !== undefined) {
-      const capabilities = isPlainObject(meta[CLIENT_CAPABILITIES_META]) ? meta[CLIENT_CAPABILITIES_META] : {};
-      speaking._meta = { ...meta, [CLIENT_CAPABILITIES_META]: { ...capabilities, extensions: { ...capabilities.extensions, [EXTENSION_ID]: {} } } };
-    }
+    if (meta !== undefined) speaking._meta = { ...meta, [CLIENT_CAPABILITIES_META]: { extensions: { [EXTENSION_ID]: {} } } };
     if (!state.modern && method === 'tools/call') speaking.task = {};
     return { params: speaking, ctx: { ...ctx, mcpReq: { ...ctx.mcpReq, envelope: undefined } } };
   }
@@ -640,7 +639,7 @@ class TasksExtension {
       const speaking = this._asSpeaking(state, 'tools/call', request.params, ctx);
       const speakingText = this._requestText('tools/call', speaking.params, speaking.ctx, id);
       const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
-      if (!state.modern) inbound.clientCapabilities = server.server.getClientCapabilities?.();
+      if (!state.modern) inbound.clientCapabilities = {};
       const reply = await this._launching(id, tool, args, principal, ctx, (engine) => engine.handle(speakingText, principal, inbound));
       if (reply !== null) return this._companionAnswer(this._resultOf(reply));
     }

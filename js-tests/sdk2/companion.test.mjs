@@ -45,6 +45,14 @@ function setup(options) {
       await new Promise((resolve) => gates.set(label, resolve));
       return { content: [{ type: 'text', text: `${label} done` }] };
     });
+    // Asks for input: a client with no task support could never answer, so nothing is asked.
+    tasks.registerTool(server, 'asks', { taskSupport: 'required' }, async (_args, task) => {
+      const answer = await task.elicit({ mode: 'form', message: 'Which?', requestedSchema: { type: 'object', properties: {} } }).then(
+        () => 'answered',
+        (err) => `not asked: ${err.code}`,
+      );
+      return { content: [{ type: 'text', text: answer }] };
+    });
     return server;
   };
   const gate = sdk.requireBearerAuth({ verifier });
@@ -60,7 +68,7 @@ function setup(options) {
 /** An official client with no task support, as `token`'s user, on `mode` ('modern' or 'legacy'). */
 async function plainClient(serve, token, mode) {
   const versionNegotiation = { mode: mode === 'modern' ? { pin: '2026-07-28' } : 'legacy' };
-  const client = new clientSdk.Client({ name: `plain-${token}`, version: '1.0.0' }, { capabilities: {}, versionNegotiation });
+  const client = new clientSdk.Client({ name: `plain-${token}`, version: '1.0.0' }, { capabilities: { elicitation: { form: {} } }, versionNegotiation });
   await client.connect(new clientSdk.StreamableHTTPClientTransport(new URL(URL_), { fetch: serve, requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
 }
@@ -81,7 +89,7 @@ async function until(predicate, what, ms = 5000) {
 async function followAndCancel(alice, bob, { release, aborted, gates }) {
   const listed = await alice.listTools();
   assertValid('ListToolsResult', listed);
-  assert.deepEqual(listed.tools.map((t) => t.name).sort(), ['gated', 'task_cancel', 'task_status']);
+  assert.deepEqual(listed.tools.map((t) => t.name).sort(), ['asks', 'gated', 'task_cancel', 'task_status']);
   assert.ok(listed.tools.every((t) => t.execution?.taskSupport === undefined || t.execution.taskSupport === 'forbidden'), 'task tools are plain tools to this client');
 
   const started = await alice.callTool({ name: 'gated', arguments: { label: 'a' } });
@@ -121,6 +129,15 @@ async function followAndCancel(alice, bob, { release, aborted, gates }) {
   assert.match(textOf(cancelled), /cancelled/);
   assert.deepEqual(aborted, ['b']);
   assert.match(textOf(await alice.callTool({ name: 'task_status', arguments: { taskId: otherId } })), /is cancelled/);
+
+  // A task's input request is refused to such a client (-32021, nothing sent), even one that
+  // declared elicitation: it has no way to answer it.
+  const asking = (await alice.callTool({ name: 'asks', arguments: {} }))._meta[RELATED_TASK].taskId;
+  const asked = await until(async () => {
+    const status = await alice.callTool({ name: 'task_status', arguments: { taskId: asking } });
+    return /is completed/.test(textOf(status)) && status;
+  }, 'the asking task to finish');
+  assert.match(textOf(asked), /not asked: -32021/);
 }
 
 test('2026-07-28: a client without the tasks extension follows a task with the companion tools', { timeout: 15_000 }, async () => {
@@ -157,12 +174,12 @@ test('a client that speaks tasks never sees the companion tools and gets a task'
   const raw = modernClient({ fetch: ctx.auth(handler) }, { url: URL_ });
   const headers = { authorization: 'Bearer alice-token' };
   const listed = await raw.result('tools/list', {}, { headers });
-  assert.deepEqual(listed.tools.map((t) => t.name), ['gated']);
+  assert.deepEqual(listed.tools.map((t) => t.name), ['gated', 'asks']);
   const created = await raw.result('tools/call', { name: 'gated', arguments: { label: 'x' } }, { headers });
   assert.equal(created.resultType, 'task', JSON.stringify(created));
   // Without the extension, the configured names are listed.
   const plain = await raw.result('tools/list', {}, { headers, declared: false });
-  assert.deepEqual(plain.tools.map((t) => t.name), ['gated', 'job_status', 'job_cancel']);
+  assert.deepEqual(plain.tools.map((t) => t.name), ['gated', 'asks', 'job_status', 'job_cancel']);
   ctx.release('x');
   ctx.tasks.close();
 });
@@ -172,7 +189,7 @@ test('off by default: a client without task support gets -32021 and no companion
   const serve = ctx.auth(ctx.tasks.withTaskListen(sdk.createMcpHandler(ctx.factory)));
   const alice = await plainClient(serve, 'alice-token', 'modern');
   try {
-    assert.deepEqual((await alice.listTools()).tools.map((t) => t.name), ['gated']);
+    assert.deepEqual((await alice.listTools()).tools.map((t) => t.name), ['gated', 'asks']);
     await assert.rejects(alice.callTool({ name: 'gated', arguments: { label: 'a' } }), (err) => err.code === -32021);
     assert.throws(() => new mod.TasksExtension({ companionTools: { status: 'same', cancel: 'same' } }), /two different names/);
   } finally {
