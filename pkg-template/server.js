@@ -97,7 +97,7 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'companionTools', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror', 'companionTools'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
 const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
