@@ -1,6 +1,6 @@
 // mcp-task-core benchmarks against the official MCP TypeScript SDK 1.x, printed as one table.
 //
-//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6,P7,P8] [--quick]
+//   node --expose-gc js-tests/bench/run.mjs [--only=P1,P2,P2E,P3,P4,P5,P6,P7,P8,P9] [--quick]
 //   (P1 includes P1e, the 2026-07-28 dialect; P2 includes P2e, SDK Client → McpServer → store)
 //   (scripts/bench.sh builds the package first and runs this)
 //
@@ -22,11 +22,12 @@ import { benchSdkEndToEnd } from './p2e-sdk-e2e.mjs';
 import { benchClients } from './p6-clients.mjs';
 import { benchPush } from './p7-push.mjs';
 import { benchHttp } from './p8-http.mjs';
+import { benchBurstMemory } from './p9-burst.mjs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const onlyArg = args.find((a) => a.startsWith('--only='));
-const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6,P7,P8').split(',').map((s) => s.trim().toUpperCase()));
+const only = new Set((onlyArg ? onlyArg.slice(7) : 'P1,P2,P3,P4,P5,P6,P7,P8,P9').split(',').map((s) => s.trim().toUpperCase()));
 if (typeof globalThis.gc !== 'function') {
   console.error('run with: node --expose-gc js-tests/bench/run.mjs');
   process.exit(2);
@@ -263,6 +264,16 @@ if (only.has('P8')) {
   }
 }
 
+// ---- P9 memory after a burst ---------------------------------------------------------------
+if (only.has('P9') && pkgHasSdk()) {
+  const r = (raw.P9 = await step('P9 memory after a burst', () => benchBurstMemory(quick ? { n: 20_000 } : {})));
+  const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
+  const ratio = r.ours.rssAfter / r.sdk.rssAfter;
+  row('P9', `RSS once ${r.bursts} bursts of ${fmtNum(r.n)} tasks (1 KB result, 3 s TTL) expired`, mb(r.ours.rssAfter), mb(r.sdk.rssAfter), x(ratio), '≤ 1.1×', verdict(ratio <= 1.1));
+  row('P9', '  peak RSS during the bursts', mb(r.ours.peakRss), mb(r.sdk.peakRss), x(r.ours.peakRss / r.sdk.peakRss), '—', 'info');
+  row('P9', '  wasm linear memory: peak / after', `${mb(r.ours.peakWasm)} / ${mb(r.ours.wasmAfter)}`, '—', '—', '—', 'info');
+}
+
 // ---- the table ------------------------------------------------------------------------------
 meta.loadAverageAtEnd = os.loadavg().map((x) => +x.toFixed(2));
 meta.seconds = +((performance.now() - started) / 1000).toFixed(1);
@@ -284,7 +295,7 @@ console.log('ratio: P1/P1e/P2/P2e throughput = ours ÷ SDK (P1e also ÷ our own 
 console.log('P2 memory = our overhead ÷ the SDK\'s (bytes retained per task beyond the');
 console.log('result\'s 1024 JSON bytes; counted: V8 heapUsed + arrayBuffers + wasm linear memory growth, after full GCs);');
 console.log('P2 list = SDK time ÷ ours; P3 = size ÷ budget; P4 = added ms ÷ 5 ms; P5 = figure at the largest size ÷ at the smaller;');
-console.log("P8 = ms per round trip ÷ the floor's.");
+console.log("P8 = ms per round trip ÷ the floor's; P9 = our RSS ÷ the SDK store's, each in its own child process.");
 if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
 if (raw.P2e) {
   console.log(`P2e: SDK Client and McpServer over InMemoryTransport on both sides, each request awaited in turn; only the`);
