@@ -11,7 +11,7 @@ import { mock, test } from 'node:test';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore, manualClock, McpError, ours, T0 } from './harness.mjs';
 import { MULTI, run, SINGLE } from './scenarios.mjs';
 
-/** The SDK's faults the brief names; each must show up. */
+/** The SDK's known task-store faults (reported against InMemoryTaskStore); each must show up. */
 const KNOWN_FAULTS = {
   ttlZeroNeverExpires: 'ttl: 0 never expires (InMemoryTaskStore arms its cleanup timer only `if (ttl)`)',
   noMaxTtl: 'no maximum TTL: any requested ttl is granted as is, and a null or absent ttl is never cleaned up',
@@ -20,7 +20,7 @@ const KNOWN_FAULTS = {
   jsonRpcErrorNotReplayed: 'a failed task\u2019s JSON-RPC error is not replayed by tasks/result (nor by McpServer\u2019s plain-call path)',
 };
 
-/** Further SDK faults found by these measurements (not in the brief's list). */
+/** Further SDK faults found by these measurements (not among the known ones above). */
 const FOUND_FAULTS = {
   createResultAliased:
     'createTask returns the stored task object itself, so work that finishes before McpServer sends the CreateTaskResult makes it report "completed" (spec: tasks MUST begin in working)',
