@@ -15,8 +15,8 @@ after(() => pkg?.cleanup());
 // POST /make creates a task in session "s1" (as the SDK would, for a tools/call of "crawl");
 // everything under /console is the console.
 const WORKER = `
-import { WasmTaskStore } from './sdk.js';
-import { sdkOperatorView, taskConsole } from './console.js';
+import { WasmTaskStore } from './adapters/sdk-v1.js';
+import { sdkOperatorView, taskConsole } from './console/console.js';
 const store = new WasmTaskStore();
 const tasksPage = taskConsole(sdkOperatorView(store), { authorize: (request) => request.headers.get('cookie') === 'ops=1', pollMs: 100 });
 export default {

@@ -34,9 +34,9 @@ let host;
 
 /** An SDK 1.x server with sessions, its store on Redis, and the console at /console. */
 async function startHost() {
-  const sdk = await import(pathToFileURL(path.join(pkg.installed, 'sdk.js')).href);
-  const { redisStorage } = await import(pathToFileURL(path.join(pkg.installed, 'redis.js')).href);
-  const { taskConsole, sdkOperatorView } = await import(pathToFileURL(path.join(pkg.installed, 'console.js')).href);
+  const sdk = await import(pathToFileURL(path.join(pkg.installed, 'adapters/sdk-v1.js')).href);
+  const { redisStorage } = await import(pathToFileURL(path.join(pkg.installed, 'storage/redis.js')).href);
+  const { taskConsole, sdkOperatorView } = await import(pathToFileURL(path.join(pkg.installed, 'console/console.js')).href);
   const taskStore = new sdk.WasmTaskStore({ storage: redisStorage(redisClient), pollIntervalMs: 200, leaseMs: 3000, defaultTtlMs: 600_000 });
   const view = sdkOperatorView(taskStore);
   const authorizeCalls = [];
@@ -164,8 +164,8 @@ after(async () => {
 });
 
 test('the package ships mcp-task-core/console (ESM, types)', () => {
-  for (const f of ['console.js', 'console-page.js', 'console.d.ts']) assert.ok(pkg.files.includes(f), `${f} in the tarball`);
-  assert.deepEqual(pkg.packageJson.exports['./console'], { types: './console.d.ts', import: './console.js', default: './console.js' });
+  for (const f of ['console/console.js', 'console/console-page.js', 'types/console.d.ts']) assert.ok(pkg.files.includes(f), `${f} in the tarball`);
+  assert.deepEqual(pkg.packageJson.exports['./console'], { types: './types/console.d.ts', import: './console/console.js', default: './console/console.js' });
 });
 
 test('types: tsc accepts a host of the console (fetch and Node handlers, a view of its own) and refuses a wrong view', () => {
@@ -191,7 +191,7 @@ taskConsole(mine, { authorize: () => 'yes' });
   fs.writeFileSync(path.join(pkg.dir, 'console-check.mts'), check);
   // --skipLibCheck keeps the run short (the SDK's .d.ts are big) but skips our declaration file
   // too: a copy of it is checked as a source in the same run.
-  fs.writeFileSync(path.join(pkg.dir, 'console-decl.mts'), fs.readFileSync(path.join(pkg.installed, 'console.d.ts'), 'utf8'));
+  fs.writeFileSync(path.join(pkg.dir, 'console-decl.mts'), fs.readFileSync(path.join(pkg.installed, 'types/console.d.ts'), 'utf8'));
   const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--types', 'node', '--skipLibCheck', '--typeRoots', path.join(JS_TESTS_DIR, 'node_modules', '@types')];
   try {
@@ -202,7 +202,7 @@ taskConsole(mine, { authorize: () => 'yes' });
 });
 
 test('closed by default: without authorize every request is refused; with it, only what it allows', async () => {
-  const { taskConsole } = await import(pathToFileURL(path.join(pkg.installed, 'console.js')).href);
+  const { taskConsole } = await import(pathToFileURL(path.join(pkg.installed, 'console/console.js')).href);
   const closed = taskConsole(host.view);
   for (const [method, route] of [['GET', '/console/'], ['GET', '/console/events'], ['GET', '/console/tasks'], ['POST', '/console/tasks/x/cancel']]) {
     const res = await closed.fetch(new Request(`http://h${route}`, { method, headers: { cookie: COOKIE, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined }));

@@ -6,9 +6,10 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
-import { JS_TESTS_DIR, installPackage } from './helpers/package.mjs';
+import { JS_TESTS_DIR, REPO_ROOT, installPackage } from './helpers/package.mjs';
 import { ExchangeValidator } from './helpers/schema.mjs';
 import { exportResultTypes, NUMERIC_TYPES } from './helpers/wasm-exports.mjs';
 
@@ -21,13 +22,14 @@ after(() => pkg?.cleanup());
 
 test('the tarball holds the entries, builds, types, conveniences and the npm README', () => {
   for (const f of [
-    'package.json', 'README.md', 'index.d.ts', 'index.d.cts', 'index.node.mjs', 'index.node.cjs', 'index.browser.js',
-    'index.workerd.js', 'extras.js', 'extras.cjs', 'engine.js', 'engine.cjs', 'node-random.js', 'node-random.cjs', 'node-cjs/mcp_task_core.js',
+    'package.json', 'README.md', 'types/index.d.ts', 'types/index.d.cts', 'entries/index.node.mjs', 'entries/index.node.cjs', 'entries/index.browser.js',
+    'entries/index.workerd.js', 'core/bindings.js', 'core/bindings.cjs', 'core/errors.js', 'core/errors.cjs', 'core/engine.js', 'core/engine.cjs',
+    'core/node-random.js', 'core/node-random.cjs', 'node-cjs/mcp_task_core.js',
     'node-cjs/package.json', 'node-esm/mcp_task_core.js', 'web/mcp_task_core.js',
-    'web/mcp_task_core_bg.wasm', 'requestor-only.node.mjs', 'requestor-only.browser.js', 'requestor-only.workerd.js',
-    'requestor-only.d.ts', 'requestor-node-esm/mcp_task_core_requestor.js', 'requestor-web/mcp_task_core_requestor.js',
-    'receiver-only.node.mjs', 'receiver-only.node.cjs', 'receiver-only.browser.js', 'receiver-only.workerd.js', 'receiver-only.d.ts',
-    'receiver-only.d.cts', 'receiver-node-cjs/mcp_task_core_receiver.js', 'receiver-node-cjs/package.json',
+    'web/mcp_task_core_bg.wasm', 'entries/requestor.node.mjs', 'entries/requestor.browser.js', 'entries/requestor.workerd.js',
+    'types/requestor-only.d.ts', 'requestor-node-esm/mcp_task_core_requestor.js', 'requestor-web/mcp_task_core_requestor.js',
+    'entries/receiver.node.mjs', 'entries/receiver.node.cjs', 'entries/receiver.browser.js', 'entries/receiver.workerd.js', 'types/receiver-only.d.ts',
+    'types/receiver-only.d.cts', 'receiver-node-cjs/mcp_task_core_receiver.js', 'receiver-node-cjs/package.json',
     'receiver-node-esm/mcp_task_core_receiver.js', 'receiver-web/mcp_task_core_receiver.js',
   ]) {
     assert.ok(pkg.files.includes(f), `${f} in the tarball`);
@@ -49,8 +51,10 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /## Options/);
   assert.match(readme, /Cloudflare Workers/);
   // The CommonJS twin exports what the ES module does.
-  const extras = createRequire(import.meta.url)(path.join(pkg.installed, 'extras.cjs'));
-  assert.deepEqual(Object.keys(extras).sort(), ['codedError', 'drainOutputs', 'guardFreed', 'handleObject', 'notInitialized', 'refuseUnknownOptions', 'wasmLoader']);
+  const load = (f) => Object.keys(createRequire(import.meta.url)(path.join(pkg.installed, f))).sort();
+  assert.deepEqual(load('core/bindings.cjs'), ['guardFreed', 'notInitialized', 'wasmLoader']);
+  assert.deepEqual(load('core/errors.cjs'), ['codedError', 'refuseUnknownOptions']);
+  assert.deepEqual(load('core/engine.cjs'), ['browserEngine', 'drainOutputs', 'handleObject', 'objectTaskEngine']);
 });
 
 // Each module loaded at start-up costs a resolve, a read and a parse (in a browser, a request):
@@ -117,19 +121,36 @@ test('every target of the exports map exists', () => {
   assert.ok(targets.length > 10);
   for (const t of targets) assert.ok(fs.existsSync(path.join(pkg.installed, t)), `${t} exists`);
   const root = pkg.packageJson.exports['.'];
-  assert.equal(root.workerd, './index.workerd.js');
-  assert.equal(root.browser, './index.browser.js');
-  assert.deepEqual(root.node, { import: './index.node.mjs', require: './index.node.cjs' });
-  assert.deepEqual(root.types, { require: './index.d.cts', default: './index.d.ts' });
+  assert.equal(root.workerd, './entries/index.workerd.js');
+  assert.equal(root.browser, './entries/index.browser.js');
+  assert.deepEqual(root.node, { import: './entries/index.node.mjs', require: './entries/index.node.cjs' });
+  assert.deepEqual(root.types, { require: './types/index.d.cts', default: './types/index.d.ts' });
   const requestor = pkg.packageJson.exports['./requestor'];
-  assert.equal(requestor.node, './requestor-only.node.mjs');
-  assert.equal(requestor.browser, './requestor-only.browser.js');
-  assert.equal(requestor.workerd, './requestor-only.workerd.js');
+  assert.equal(requestor.node, './entries/requestor.node.mjs');
+  assert.equal(requestor.browser, './entries/requestor.browser.js');
+  assert.equal(requestor.workerd, './entries/requestor.workerd.js');
   const receiver = pkg.packageJson.exports['./receiver'];
-  assert.deepEqual(receiver.node, { import: './receiver-only.node.mjs', require: './receiver-only.node.cjs' });
-  assert.equal(receiver.browser, './receiver-only.browser.js');
-  assert.equal(receiver.workerd, './receiver-only.workerd.js');
-  assert.deepEqual(receiver.types, { require: './receiver-only.d.cts', default: './receiver-only.d.ts' });
+  assert.deepEqual(receiver.node, { import: './entries/receiver.node.mjs', require: './entries/receiver.node.cjs' });
+  assert.equal(receiver.browser, './entries/receiver.browser.js');
+  assert.equal(receiver.workerd, './entries/receiver.workerd.js');
+  assert.deepEqual(receiver.types, { require: './types/receiver-only.d.cts', default: './types/receiver-only.d.ts' });
+});
+
+// One table (scripts/package-table.mjs) says what the package exports: the shipped exports map is
+// the table's, and every shipped file sits in a folder named for its role.
+test('the exports map is the package table\'s, and the package is laid out by role', async () => {
+  const table = await import(pathToFileURL(path.join(REPO_ROOT, 'scripts', 'package-table.mjs')).href);
+  const { main, browser, types, exports } = table.packageExports();
+  assert.deepEqual(pkg.packageJson.exports, exports);
+  assert.deepEqual([pkg.packageJson.main, pkg.packageJson.browser, pkg.packageJson.types], [main, browser, types]);
+  const folders = new Set(pkg.files.filter((f) => f.includes('/')).map((f) => f.split('/')[0]));
+  assert.deepEqual([...folders].sort(), [
+    'adapters', 'client', 'console', 'core', 'entries', 'node-cjs', 'node-esm', 'receiver-node-cjs', 'receiver-node-esm', 'receiver-web',
+    'requestor-node-esm', 'requestor-web', 'runtime', 'storage', 'types', 'web',
+  ]);
+  assert.deepEqual(pkg.files.filter((f) => !f.includes('/')).sort(), ['LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'package.json']);
+  // Each entry point of each build exists for every platform the table names.
+  for (const entry of table.ENTRIES) for (const p of table.platformsOf(entry)) assert.ok(pkg.files.includes(table.entryFile(entry, p)), `${entry.name} on ${p}`);
 });
 
 test('harness: the validator rejects what the schema forbids', () => {

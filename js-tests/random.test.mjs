@@ -64,8 +64,8 @@ for (const entry of ['esm', 'cjs']) {
   test(`the Node ${entry} entry makes task IDs without globalThis.crypto`, () => {
     const load =
       entry === 'esm'
-        ? `const mod = await import(${JSON.stringify(pkg.installed + '/index.node.mjs')});`
-        : `const mod = (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(pkg.installed + '/index.node.cjs')});`;
+        ? `const mod = await import(${JSON.stringify(pkg.installed + '/entries/index.node.mjs')});`
+        : `const mod = (await import('node:module')).createRequire(import.meta.url)(${JSON.stringify(pkg.installed + '/entries/index.node.cjs')});`;
     const script = `
       Object.defineProperty(globalThis, 'crypto', { get() { throw new Error('globalThis.crypto was used'); } });
       ${load}

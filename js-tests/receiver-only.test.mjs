@@ -77,7 +77,7 @@ test('Node ESM: mcp-task-core/receiver resolves to the receiver-only entry, read
   const probe = path.join(pkg.dir, 'probe-receiver.mjs');
   fs.writeFileSync(probe, "export * as mcp from 'mcp-task-core/receiver';\nexport const entry = import.meta.resolve('mcp-task-core/receiver');\n");
   const { mcp, entry } = await import(pathToFileURL(probe).href);
-  assert.equal(entry, pathToFileURL(path.join(pkg.installed, 'receiver-only.node.mjs')).href);
+  assert.equal(entry, pathToFileURL(path.join(pkg.installed, 'entries/receiver.node.mjs')).href);
   // Its glue loads the receiver-only .wasm, the one copy in receiver-web/.
   const glue = fs.readFileSync(path.join(pkg.installed, 'receiver-node-esm/mcp_task_core_receiver.js'), 'utf8');
   assert.match(glue, /new URL\(['"]\.\.\/receiver-web\/mcp_task_core_receiver_bg\.wasm['"], import\.meta\.url\)/);
@@ -92,7 +92,7 @@ test('Node CommonJS: require("mcp-task-core/receiver") is the receiver-only entr
 const out = { entry: require.resolve('mcp-task-core/receiver'), run: await (${createAndGet.toString()})(mcp) };`,
     { cjs: true },
   );
-  assert.equal(out.entry, path.join(fs.realpathSync(pkg.installed), 'receiver-only.node.cjs'));
+  assert.equal(out.entry, path.join(fs.realpathSync(pkg.installed), 'entries/receiver.node.cjs'));
   assertRun(out.run);
   assert.deepEqual(wasmRead, [RECEIVER_WASM]);
 });

@@ -61,12 +61,12 @@ test('a type error in a consumer fails the check', { timeout: 60_000 }, async ()
 
 test('index.d.ts and index.d.cts agree, and match the runtime class', async () => {
   // index.d.ts re-exports the object-mode requestor from requestor.d.ts.
-  const dts = ['index.d.ts', 'requestor.d.ts'].map((f) => fs.readFileSync(path.join(REPO_ROOT, 'pkg-template', f), 'utf8')).join('\n');
-  const dcts = fs.readFileSync(path.join(pkg.installed, 'index.d.cts'), 'utf8');
+  const dts = ['types/index.d.ts', 'types/requestor.d.ts'].map((f) => fs.readFileSync(path.join(REPO_ROOT, 'pkg-template', f), 'utf8')).join('\n');
+  const dcts = fs.readFileSync(path.join(pkg.installed, 'types/index.d.cts'), 'utf8');
   const body = (text) => text.split('\n').slice(text.split('\n').findIndex((l) => !l.startsWith('//'))).join('\n');
-  const index = fs.readFileSync(path.join(REPO_ROOT, 'pkg-template', 'index.d.ts'), 'utf8');
+  const index = fs.readFileSync(path.join(REPO_ROOT, 'pkg-template', 'types/index.d.ts'), 'utf8');
   assert.equal(body(dcts), body(index), 'the packed index.d.cts is index.d.ts with a generated header');
-  assert.ok(pkg.files.includes('index.d.ts') && pkg.files.includes('index.d.cts'));
+  assert.ok(pkg.files.includes('types/index.d.ts') && pkg.files.includes('types/index.d.cts'));
 
   const mod = await pkg.importEsm();
   // Every class and function the package exports is declared...
@@ -95,8 +95,8 @@ test('index.d.ts and index.d.cts agree, and match the runtime class', async () =
   }
 });
 
-const DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'index.d.ts');
-const REQUESTOR_DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'requestor.d.ts');
+const DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'types/index.d.ts');
+const REQUESTOR_DTS_PATH = path.join(REPO_ROOT, 'pkg-template', 'types', 'requestor.d.ts');
 
 /**
  * `{ name: { kind: 'method' | 'property', type: ts.TypeNode, node, values } }` of a declared class's

@@ -8,8 +8,10 @@
 #   WASM_OPT=0     skip wasm-opt (faster local iteration; never for releases)
 #
 # Layout produced (ready for `npm pack pkg/`):
-#   pkg/package.json, pkg/index.*, README.md  copied from pkg-template/
-#   pkg/*.cjs, *.d.cts  generated from their ES module / .d.ts sources (scripts/cjs-copies.mjs)
+#   pkg/package.json, README.md and the module folders (core/, runtime/, storage/, adapters/,
+#                   client/, console/, types/)  copied from pkg-template/
+#   pkg/entries/    the wasm entry points, generated from scripts/package-table.mjs, which also
+#                   writes the *.cjs twins, the *.d.cts copies and package.json's exports
 #   pkg/node-cjs/   wasm-bindgen --target nodejs                      (+ {"type":"commonjs"})
 #   pkg/node-esm/   wasm-bindgen --target experimental-nodejs-module
 #   pkg/web/        wasm-bindgen --target web        (browsers; workerd via initSync({ module }))
@@ -166,12 +168,9 @@ for f in README.md LICENSE LICENSE-MIT LICENSE-APACHE; do
 done
 # Each wasm-bindgen glue module takes in its inline JS snippets (fewer modules to load).
 node "$REPO_ROOT/scripts/bundle-glue.mjs" "$pkg_dir"
-# The CommonJS twins (extras.cjs, sdk.cjs) and the .d.cts type files are generated from their
-# ES module / .d.ts sources, so each has one source.
-node "$REPO_ROOT/scripts/cjs-copies.mjs" "$pkg_dir"
-# The main entry points, each in one file with the package modules it imports (fewer
-# modules to load at start-up).
-node "$REPO_ROOT/scripts/bundle-entries.mjs" "$pkg_dir"
+# From the package's one table: the entry points (entries/, each one file with the modules it
+# imports), the CommonJS twins and .d.cts copies (one source each), and package.json's exports.
+node "$REPO_ROOT/scripts/package-table.mjs" "$pkg_dir"
 # The npm version follows the crate version.
 node -e '
   const fs = require("fs"), f = process.argv[1];

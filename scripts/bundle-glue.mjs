@@ -2,7 +2,7 @@
 // into the glue itself and removes snippets/: three fewer modules to resolve, read and parse at
 // start-up, and in a browser three fewer requests before the first call.
 //
-//   node scripts/bundle-glue.mjs PKG_DIR     (run by scripts/build-pkg.sh before cjs-copies.mjs)
+//   node scripts/bundle-glue.mjs PKG_DIR     (run by scripts/build-pkg.sh before package-table.mjs)
 //
 // The CommonJS glue (--target nodejs) names its snippets in String.raw templates, which esbuild
 // does not follow: they are made plain strings first. The snippets are ES modules either way.

@@ -1,7 +1,7 @@
 //! Names the JavaScript surface shares with the Rust: the keys of the
 //! `TaskEngine` options, one list per level, and the fields of every output kind.
 //! The wasm layer refuses any other option key with these lists and describes its
-//! outputs with the table; tests hold `pkg-template/index.d.ts` to both (and to
+//! outputs with the table; tests hold `pkg-template/types/index.d.ts` to both (and to
 //! every [`HostError`](crate::HostError) code and [`AuditAction`](crate::AuditAction)
 //! name), so the types cannot drift.
 
@@ -66,9 +66,9 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
 ];
 
 /// One output kind of `TextTaskEngine.pollOutput()`, as the wasm layer builds it.
-/// `TaskEngine` (object mode, pkg-template/engine.js) reads this table through
+/// `TaskEngine` (object mode, pkg-template/core/engine.js) reads this table through
 /// `TextTaskEngine.outputShapes()` to parse the `json` fields and keep the exact
-/// text of the `text` field; a test holds `pkg-template/index.d.ts` to it, and the
+/// text of the `text` field; a test holds `pkg-template/types/index.d.ts` to it, and the
 /// JS tests hold every emitted output to it.
 pub(crate) struct OutputShape {
     pub kind: &'static str,
@@ -105,7 +105,7 @@ pub(crate) const ENGINE_OUTPUTS: &[OutputShape] = &[
 
 /// Every output of the requestor (`TaskRequestorOutput` in requestor.d.ts /
 /// `TextTaskRequestorOutput` in index.d.ts), read by `TaskRequestor` (object mode,
-/// pkg-template/requestor.js) through `TextTaskRequestor.outputShapes()`.
+/// pkg-template/client/requestor.js) through `TextTaskRequestor.outputShapes()`.
 #[cfg(any(feature = "requestor", test))]
 pub(crate) const REQUESTOR_OUTPUTS: &[OutputShape] = &[
     shape("send", &["message", "requestId", "mcpName"], &["message", "requestId"], Some("message")),
@@ -135,8 +135,8 @@ mod tests {
     use crate::{AuditAction, HostError, TaskStatus};
     use std::collections::{BTreeMap, BTreeSet};
 
-    const DTS: &str = include_str!("../pkg-template/index.d.ts");
-    const REQUESTOR_DTS: &str = include_str!("../pkg-template/requestor.d.ts");
+    const DTS: &str = include_str!("../pkg-template/types/index.d.ts");
+    const REQUESTOR_DTS: &str = include_str!("../pkg-template/types/requestor.d.ts");
 
     /// `kind` → field → (type, optional) of `export type NAME = | { kind: 'a'; ... } | ...;`
     /// in `source`, comments left out.

@@ -12,8 +12,8 @@ import Redis from 'ioredis';
 import { createTask, rpc, startProxy, startRedis, startServer } from '../durable/lib.mjs';
 import { BENCH_DIR, PKG_DIR, cpuModel } from './lib.mjs';
 
-const { WasmTaskStore } = await import(pathToFileURL(path.join(PKG_DIR, 'sdk.js')).href);
-const { redisStorage } = await import(pathToFileURL(path.join(PKG_DIR, 'redis.js')).href);
+const { WasmTaskStore } = await import(pathToFileURL(path.join(PKG_DIR, 'adapters/sdk-v1.js')).href);
+const { redisStorage } = await import(pathToFileURL(path.join(PKG_DIR, 'storage/redis.js')).href);
 
 const N = Number(process.env.DURABLE_BENCH_N ?? 2000);
 const text = { content: [{ type: 'text', text: 'x'.repeat(200) }] };

@@ -54,13 +54,13 @@ export function wasmMemoryBytes() {
 
 // ---- package loading ----------------------------------------------------------------------
 export async function importEngine() {
-  return import(pathToFileURL(path.join(PKG_DIR, 'index.node.mjs')).href);
+  return import(pathToFileURL(path.join(PKG_DIR, 'entries/index.node.mjs')).href);
 }
 export async function importOurSdk() {
-  return import(pathToFileURL(path.join(PKG_DIR, 'sdk.js')).href);
+  return import(pathToFileURL(path.join(PKG_DIR, 'adapters/sdk-v1.js')).href);
 }
 export function pkgHasSdk() {
-  return fs.existsSync(path.join(PKG_DIR, 'sdk.js'));
+  return fs.existsSync(path.join(PKG_DIR, 'adapters/sdk-v1.js'));
 }
 
 // ---- statistics ---------------------------------------------------------------------------

@@ -30,19 +30,19 @@ export function benchSize() {
     wasm,
     wasmFilesInPackage: 1 + copies.length,
     wasmIdenticalAcrossBuilds: same,
-    // What a browser / workerd bundle loads besides the .wasm: the entry, the bindings, the extras.
-    glueWeb: sizes(['index.browser.js', 'web/mcp_task_core.js', 'extras.js']),
+    // What a browser / workerd bundle loads besides the .wasm: the entry, the glue, the shared core modules.
+    glueWeb: sizes(['entries/index.browser.js', 'web/mcp_task_core.js', 'core/bindings.js', 'core/errors.js', 'core/engine.js']),
     // What `import 'mcp-task-core'` loads in Node.
-    glueNodeEsm: sizes(['index.node.mjs', 'node-esm/mcp_task_core.js', 'extras.js']),
+    glueNodeEsm: sizes(['entries/index.node.mjs', 'node-esm/mcp_task_core.js', 'core/bindings.js', 'core/errors.js', 'core/engine.js']),
     // The requestor-only build (`mcp-task-core/requestor`): its .wasm and what a browser loads besides.
     requestorWasm: fs.existsSync(path.join(PKG_DIR, REQUESTOR_WASM)) ? sizes([REQUESTOR_WASM]) : null,
     requestorGlueWeb: fs.existsSync(path.join(PKG_DIR, REQUESTOR_WASM))
-      ? sizes(['requestor-only.browser.js', 'requestor-web/mcp_task_core_requestor.js', 'requestor.js', 'task-client.js', 'extras.js'])
+      ? sizes(['entries/requestor.browser.js', 'requestor-web/mcp_task_core_requestor.js', 'client/requestor.js', 'client/task-client.js', 'core/bindings.js', 'core/errors.js', 'core/engine.js'])
       : null,
     // The receiver-only build (`mcp-task-core/receiver`, and the SDK / Durable Object adapters).
     receiverWasm: sizes([RECEIVER_WASM]),
-    receiverGlueWeb: sizes(['receiver-only.browser.js', 'receiver-web/mcp_task_core_receiver.js', 'extras.js']),
+    receiverGlueWeb: sizes(['entries/receiver.browser.js', 'receiver-web/mcp_task_core_receiver.js', 'core/bindings.js', 'core/errors.js', 'core/engine.js']),
     // The SDK adapter (mcp-task-core/sdk), on top of the above.
-    sdkAdapter: fs.existsSync(path.join(PKG_DIR, 'sdk.js')) ? sizes(['sdk.js']) : null,
+    sdkAdapter: fs.existsSync(path.join(PKG_DIR, 'adapters/sdk-v1.js')) ? sizes(['adapters/sdk-v1.js']) : null,
   };
 }

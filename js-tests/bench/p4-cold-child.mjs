@@ -10,7 +10,7 @@ const mode = process.argv[2];
 const pkg = process.env.BENCH_PKG_DIR;
 const MESSAGE = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}';
 let reply = 'none';
-const ENTRIES = { esm: 'index.node.mjs', cjs: 'index.node.cjs', 'receiver-esm': 'receiver-only.node.mjs', 'receiver-cjs': 'receiver-only.node.cjs' };
+const ENTRIES = { esm: 'entries/index.node.mjs', cjs: 'entries/index.node.cjs', 'receiver-esm': 'entries/receiver.node.mjs', 'receiver-cjs': 'entries/receiver.node.cjs' };
 if (mode === 'esm' || mode === 'receiver-esm') {
   const { TextTaskEngine } = await import(new URL(`file://${pkg}/${ENTRIES[mode]}`).href);
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
@@ -37,7 +37,7 @@ if (mode === 'esm' || mode === 'receiver-esm') {
   marks.push(performance.now());
   await import(new URL(`file://${pkg}/receiver-node-esm/mcp_task_core_receiver.js`).href);
   marks.push(performance.now());
-  const { TextTaskEngine } = await import(new URL(`file://${pkg}/receiver-only.node.mjs`).href);
+  const { TextTaskEngine } = await import(new URL(`file://${pkg}/entries/receiver.node.mjs`).href);
   marks.push(performance.now());
   const engine = new TextTaskEngine({ tools: { slow: 'required' } });
   marks.push(performance.now());

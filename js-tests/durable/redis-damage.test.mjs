@@ -191,8 +191,8 @@ test('a Redis error inside a script reaches the client without the script hash (
 });
 
 test("WasmTaskStore's onDamaged option takes the operator's report in place of stderr", async () => {
-  const { WasmTaskStore } = await import(pathToFileURL(path.join(PKG_DIR, 'sdk.js')).href);
-  const { redisStorage } = await import(pathToFileURL(path.join(PKG_DIR, 'redis.js')).href);
+  const { WasmTaskStore } = await import(pathToFileURL(path.join(PKG_DIR, 'adapters/sdk-v1.js')).href);
+  const { redisStorage } = await import(pathToFileURL(path.join(PKG_DIR, 'storage/redis.js')).href);
   const client = new Redis({ host: '127.0.0.1', port: redis.port });
   const reports = [];
   const store = new WasmTaskStore({ storage: redisStorage(client), onDamaged: (detail, taskId) => reports.push({ detail, taskId }) });

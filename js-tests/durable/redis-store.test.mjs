@@ -39,14 +39,14 @@ after(async () => {
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
 test('exports: ./redis for import and require, ./durable-object for workerd; files in the tarball', () => {
-  for (const f of ['redis.js', 'redis.cjs', 'redis.d.ts', 'redis.d.cts', 'storage.js', 'storage.cjs', 'storage.d.ts', 'storage.d.cts', 'durable-object.js', 'durable-object.d.ts']) {
+  for (const f of ['storage/redis.js', 'storage/redis.cjs', 'types/redis.d.ts', 'types/redis.d.cts', 'storage/storage.js', 'storage/storage.cjs', 'types/storage.d.ts', 'types/storage.d.cts', 'adapters/durable-object.js', 'types/durable-object.d.ts']) {
     assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   }
   const cjs = createRequire(path.join(pkg.dir, 'x.cjs'))('mcp-task-core/redis');
   assert.equal(typeof cjs.redisStorage, 'function');
   assert.equal(typeof createRequire(path.join(pkg.dir, 'x.cjs'))('mcp-task-core/storage').StorageLoop, 'function');
   assert.equal(typeof redisMod.redisStorage, 'function');
-  assert.equal(pkg.packageJson.exports['./durable-object'].workerd, './durable-object.js');
+  assert.equal(pkg.packageJson.exports['./durable-object'].workerd, './adapters/durable-object.js');
   assert.throws(() => redisMod.redisStorage({}), /ioredis .* node-redis/);
   assert.throws(() => new sdk.WasmTaskStore({ storage: { load() {} } }), /options\.storage\.loadContext must be a function/);
   const storage = redisMod.redisStorage(client);
@@ -187,9 +187,9 @@ declare const nodeRedisLike: { sendCommand(args: string[]): Promise<unknown> };
 export = new WasmTaskStore({ storage: redisStorage(nodeRedisLike) });
 `,
   );
-  fs.copyFileSync(path.join(pkg.installed, 'redis.d.ts'), path.join(dir, 'redis-decl.mts'));
-  fs.copyFileSync(path.join(pkg.installed, 'redis.d.cts'), path.join(dir, 'redis-decl.cts'));
-  fs.copyFileSync(path.join(pkg.installed, 'storage.d.ts'), path.join(dir, 'storage-decl.mts'));
+  fs.copyFileSync(path.join(pkg.installed, 'types/redis.d.ts'), path.join(dir, 'redis-decl.mts'));
+  fs.copyFileSync(path.join(pkg.installed, 'types/redis.d.cts'), path.join(dir, 'redis-decl.cts'));
+  fs.copyFileSync(path.join(pkg.installed, 'types/storage.d.ts'), path.join(dir, 'storage-decl.mts'));
   // The SDK's types resolve from js-tests/node_modules.
   fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', '@modelcontextprotocol'), path.join(dir, 'node_modules', '@modelcontextprotocol'));
   fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', 'zod'), path.join(dir, 'node_modules', 'zod'));

@@ -60,7 +60,7 @@ async function urlOf(httpServer) {
 
 /** `callTool(tool, {}, { task: true })` with a TaskClient over the SDK's Streamable HTTP transport. */
 async function callAsTask(url, tool, headers = {}) {
-  const { TaskClient } = await installed('index.node.mjs');
+  const { TaskClient } = await installed('entries/index.node.mjs');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const client = new TaskClient(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   try {
@@ -217,7 +217,7 @@ export const checks = {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
     const { CreateTaskResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    const { WasmTaskStore } = await installed('sdk.js');
+    const { WasmTaskStore } = await installed('adapters/sdk-v1.js');
     const taskStore = new WasmTaskStore();
     const server = new McpServer({ name: 'kept', version: '1.0.0' }, { taskStore, capabilities: { tasks: { requests: { tools: { call: {} } } } } });
     let kept;

@@ -45,9 +45,14 @@ export function collectModules(entry, modulesRoot) {
       return;
     }
     if (!/\.m?js$/.test(file)) throw new Error(`unsupported module type for workerd: ${name}`);
-    const contents = fs.readFileSync(file, 'utf8');
+    // workerd resolves a bare specifier from the importing module's folder (a bundler would
+    // resolve it through node_modules): a package module in a subfolder reaches the root's
+    // 'mcp-task-core/...' alias modules by a relative path instead.
+    const up = path.relative(path.dirname(file), modulesRoot).split(path.sep).join('/');
+    const text = fs.readFileSync(file, 'utf8');
+    const contents = up === '' ? text : text.replace(/(\bfrom\s*)(['"])(mcp-task-core(?:\/[\w-]+)?)\2/g, `$1$2${up}/$3$2`);
     seen.set(file, { type: 'ESModule', path: file, contents });
-    for (const m of contents.matchAll(IMPORT_RE)) visit(path.resolve(path.dirname(file), m[1]));
+    for (const m of text.matchAll(IMPORT_RE)) visit(path.resolve(path.dirname(file), m[1]));
   };
   visit(entry);
   return [...seen.values()];
@@ -81,7 +86,7 @@ export async function startWorkerd({
   // relative names, the Worker and the bare-name aliases sit beside them.
   const modulesRoot = pkgDir;
   const worker = path.join(modulesRoot, '__test_worker__.mjs');
-  // The Worker's own relative imports (e.g. the package's sdk.js importing './storage.js').
+  // The Worker's own relative imports (e.g. the package's sdk.js importing './storage/storage.js').
   const scriptImports = [...script.matchAll(IMPORT_RE)].flatMap((m) => collectModules(path.resolve(modulesRoot, m[1]), modulesRoot));
   // The bare specifiers the Worker uses: 'mcp-task-core' (the full build) and
   // 'mcp-task-core/receiver' (the receiver-only build, which the adapters import). Only those
@@ -91,7 +96,7 @@ export async function startWorkerd({
   const packageModules = [];
   for (const [subpath, file] of [['.', entry], ['./receiver', null]]) {
     const specifier = subpath === '.' ? name : `${name}/${subpath.slice(2)}`;
-    if (!new RegExp(`['"]${specifier}['"]`).test(sources)) continue;
+    if (!new RegExp(`['"/]${specifier}['"]`).test(sources)) continue;
     const target = file ?? resolveWorkerdEntry(pkgDir, subpath).entry;
     const aliasPath = path.join(modulesRoot, specifier);
     const rel = path.relative(path.dirname(aliasPath), target).split(path.sep).join('/');

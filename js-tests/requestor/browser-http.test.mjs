@@ -25,7 +25,7 @@ after(async () => {
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>requestor</title>
 <script type="module">
-  import * as mcp from '/pkg/index.browser.js';
+  import * as mcp from '/pkg/entries/index.browser.js';
   import { McpHttpClient } from '/client/mcp-http.js';
   window.run = async () => {
     await mcp.init();

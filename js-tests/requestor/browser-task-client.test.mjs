@@ -34,7 +34,7 @@ after(async () => {
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>task client</title>
 <script type="module">
-  import * as mcp from '/pkg/index.browser.js';
+  import * as mcp from '/pkg/entries/index.browser.js';
   import { StreamableHTTPClientTransport } from '/sdk-transport.js';
   window.run = async () => {
     await mcp.init();

@@ -111,7 +111,7 @@ test('Node: a 2026-07-28 exchange, input and cancel', () => {
 
 test('Chromium: the same 2026-07-28 exchange in a page', { timeout: 90_000 }, async () => {
   const page = `<!doctype html><meta charset="utf-8"><script type="module">
-    import * as mcp from '/pkg/index.browser.js';
+    import * as mcp from '/pkg/entries/index.browser.js';
     const exchange = ${exchange.toString()};
     window.run = async () => {
       await mcp.init();

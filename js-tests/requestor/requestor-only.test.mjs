@@ -73,7 +73,7 @@ test('Node: mcp-task-core/requestor resolves to the requestor-only entry and run
   const probe = path.join(pkg.dir, 'probe-requestor.mjs');
   fs.writeFileSync(probe, "export * as mcp from 'mcp-task-core/requestor';\nexport const entry = import.meta.resolve('mcp-task-core/requestor');\n");
   const { mcp, entry } = await import(pathToFileURL(probe).href);
-  assert.equal(entry, pathToFileURL(path.join(pkg.installed, 'requestor-only.node.mjs')).href);
+  assert.equal(entry, pathToFileURL(path.join(pkg.installed, 'entries/requestor.node.mjs')).href);
   assert.deepEqual(Object.keys(mcp).sort(), EXPORTS, 'the requestor classes, and no receiver');
   // Its glue loads the requestor-only .wasm, the one copy in requestor-web/.
   const glue = fs.readFileSync(path.join(pkg.installed, 'requestor-node-esm/mcp_task_core_requestor.js'), 'utf8');

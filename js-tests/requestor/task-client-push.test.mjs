@@ -29,7 +29,7 @@ before(async () => {
   pkg = installWithSdk2('mcp-task-core-push-');
   mod = await pkg.importEsm();
   server = await pkg.importServer();
-  ours = await import(pathToFileURL(path.join(pkg.installed, 'sdk.js')).href);
+  ours = await import(pathToFileURL(path.join(pkg.installed, 'adapters/sdk-v1.js')).href);
   sdk = await import('@modelcontextprotocol/server');
   z = await import('zod');
 });

@@ -28,7 +28,7 @@ let ours;
 before(async () => {
   pkg = installPackage();
   mod = await pkg.importEsm();
-  ours = await import(pathToFileURL(path.join(pkg.installed, 'sdk.js')).href);
+  ours = await import(pathToFileURL(path.join(pkg.installed, 'adapters/sdk-v1.js')).href);
 });
 after(() => pkg?.cleanup());
 

@@ -27,11 +27,11 @@ import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotoc
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PKG_DIR = process.env.PKG_DIR || path.join(REPO_ROOT, 'pkg');
-if (!fs.existsSync(path.join(PKG_DIR, 'sdk.js'))) {
+if (!fs.existsSync(path.join(PKG_DIR, 'adapters/sdk-v1.js'))) {
   throw new Error(`${PKG_DIR}/sdk.js missing: run scripts/build-pkg.sh`);
 }
 /** The package's `mcp-task-core/sdk` entry (ESM), loaded from the built pkg/. */
-export const ours = await import(pathToFileURL(path.join(PKG_DIR, 'sdk.js')).href);
+export const ours = await import(pathToFileURL(path.join(PKG_DIR, 'adapters/sdk-v1.js')).href);
 export { CallToolResultSchema, CreateTaskResultSchema, McpError, InMemoryTaskStore, InMemoryTaskMessageQueue };
 
 export const POLL_MS = 5;

@@ -9,8 +9,8 @@ import Redis from 'ioredis';
 import { PKG_DIR, ours } from './harness.mjs';
 
 const { WasmTaskStore, WasmTaskMessageQueue } = ours;
-const { redisStorage } = await import(pathToFileURL(path.join(PKG_DIR, 'redis.js')).href);
-const { StorageLoop } = await import(pathToFileURL(path.join(PKG_DIR, 'storage.js')).href);
+const { redisStorage } = await import(pathToFileURL(path.join(PKG_DIR, 'storage/redis.js')).href);
+const { StorageLoop } = await import(pathToFileURL(path.join(PKG_DIR, 'storage/storage.js')).href);
 
 // A real client that never connects: the options are checked before any command.
 const client = new Redis({ lazyConnect: true });

@@ -20,7 +20,7 @@ let installed;
 before(() => {
   pkg = installPackage({ prefix: 'mcp-task-core-sdk-' });
   ({ dir: tmp, installed } = pkg);
-  for (const f of ['sdk.js', 'sdk.cjs', 'sdk.d.ts', 'sdk.d.cts']) assert.ok(pkg.files.includes(f), `${f} is in the npm package`);
+  for (const f of ['adapters/sdk-v1.js', 'adapters/sdk-v1.cjs', 'types/sdk.d.ts', 'types/sdk.d.cts']) assert.ok(pkg.files.includes(f), `${f} is in the npm package`);
   // The peer dependency, as the user's project would have it.
   fs.mkdirSync(path.join(tmp, 'node_modules', '@modelcontextprotocol'));
   fs.symlinkSync(path.join(JS_TESTS, 'node_modules', '@modelcontextprotocol', 'sdk'), path.join(tmp, 'node_modules', '@modelcontextprotocol', 'sdk'), 'dir');
@@ -30,10 +30,10 @@ after(() => pkg?.cleanup());
 
 const source = (file) => ({ src: fs.readFileSync(path.join(PKG_DIR, file), 'utf8') });
 
-test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine, the storage loop and the shared helpers', () => {
-  const esm = source('sdk.js');
-  const cjs = source('sdk.cjs');
-  assert.match(cjs.src, /^'use strict';\n\/\/ Generated from sdk\.js/, 'sdk.cjs is the generated twin');
+test('the SDK 1.x adapter\'s CommonJS twin is generated from it, and neither loads anything but the engine, the storage loop and the shared helpers', () => {
+  const esm = source('adapters/sdk-v1.js');
+  const cjs = source('adapters/sdk-v1.cjs');
+  assert.match(cjs.src, /^'use strict';\n\/\/ Generated from pkg-template\/adapters\/sdk-v1\.js/, 'sdk.cjs is the generated twin');
   // The twin exports what the ES module does (read from the source, not from a converter's layout).
   const exported = [...esm.src.matchAll(/^export (?:class|function|const) (\w+)/gm)].map((m) => m[1]);
   const listed = [...esm.src.matchAll(/^export \{([^}]+)\}/gm)].flatMap((m) => m[1].split(',').map((n) => n.trim()).filter(Boolean));
@@ -44,14 +44,14 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
   requires.sort();
-  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './runtime.js', './extras.js']);
-  assert.deepEqual(requires, ['./extras.cjs', './runtime.cjs', './storage.cjs', 'mcp-task-core/receiver']);
-  // The runtime (runtime.js) loads the shared helpers only.
-  assert.deepEqual([...code(source('runtime.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
-  // The storage loop (mcp-task-core/storage) loads the shared helpers only.
-  assert.deepEqual([...code(source('storage.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
-  assert.deepEqual([...code(source('storage.cjs').src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['./extras.cjs']);
-  for (const { src } of [esm, cjs, source('storage.js'), source('runtime.js')]) {
+  assert.deepEqual(imports, ['mcp-task-core/receiver', '../storage/storage.js', '../runtime/runtime.js', '../core/errors.js']);
+  assert.deepEqual(requires, ['../core/errors.cjs', '../runtime/runtime.cjs', '../storage/storage.cjs', 'mcp-task-core/receiver']);
+  // The runtime loads the engine helpers only.
+  assert.deepEqual([...code(source('runtime/runtime.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['../core/engine.js']);
+  // The storage loop (mcp-task-core/storage) loads the engine helpers and the error conventions only.
+  assert.deepEqual([...code(source('storage/storage.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['../core/engine.js', '../core/errors.js']);
+  assert.deepEqual([...code(source('storage/storage.cjs').src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['../core/engine.cjs', '../core/errors.cjs']);
+  for (const { src } of [esm, cjs, source('storage/storage.js'), source('runtime/runtime.js')]) {
     assert.doesNotMatch(code(src), /node:|\bcrypto\b/, 'no Node built-ins');
   }
   // The SDK only as the optional run-time hook of propagateByDefault (in Node, where the SDK
@@ -59,7 +59,7 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   for (const { src } of [esm, cjs]) {
     assert.deepEqual([...code(src).matchAll(/@modelcontextprotocol\/sdk\/[^'"]*/g)].map((m) => m[0]), ['@modelcontextprotocol/sdk/shared/protocol.js']);
   }
-  assert.doesNotMatch(code(source('storage.js').src), /@modelcontextprotocol/);
+  assert.doesNotMatch(code(source('storage/storage.js').src), /@modelcontextprotocol/);
   const pkg = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8'));
   // 1.24.0 is the first SDK release with experimental tasks (TaskStore); 1.23.x has none.
   assert.equal(pkg.peerDependencies['@modelcontextprotocol/sdk'], '>=1.24 <2');
@@ -199,8 +199,8 @@ export = [s, q];
   };
   // --skipLibCheck keeps the run short (the SDK's and zod's .d.ts are big) but would skip our
   // declaration files too: copies of them are checked as sources in the same run.
-  fs.copyFileSync(path.join(installed, 'sdk.d.ts'), path.join(tmp, 'sdk-decl.mts'));
-  fs.copyFileSync(path.join(installed, 'sdk.d.cts'), path.join(tmp, 'sdk-decl.cts'));
+  fs.copyFileSync(path.join(installed, 'types/sdk.d.ts'), path.join(tmp, 'sdk-decl.mts'));
+  fs.copyFileSync(path.join(installed, 'types/sdk.d.cts'), path.join(tmp, 'sdk-decl.cts'));
   run(args, ['check.mts', 'check.cts', 'sdk-decl.mts', 'sdk-decl.cts']);
 });
 
@@ -238,9 +238,9 @@ const EXPECTED_RUNTIME = {
 };
 
 test('headless Chromium: the receiver-only browser build, initialised lazily by the store', { timeout: 120_000 }, async () => {
-  const page = `<!doctype html><script type="importmap">{"imports":{"mcp-task-core/receiver":"/pkg/receiver-only.browser.js"}}</script>
+  const page = `<!doctype html><script type="importmap">{"imports":{"mcp-task-core/receiver":"/pkg/entries/receiver.browser.js"}}</script>
 <script type="module">
-import { WasmTaskStore, WasmTaskMessageQueue } from '/pkg/sdk.js';
+import { WasmTaskStore, WasmTaskMessageQueue } from '/pkg/adapters/sdk-v1.js';
 ${RUNTIME_EXERCISE}
 exercise(WasmTaskStore, WasmTaskMessageQueue).then((r) => { window.__result = r; }, (e) => { window.__result = { error: String(e && e.stack || e) }; });
 </script>`;
@@ -260,9 +260,8 @@ exercise(WasmTaskStore, WasmTaskMessageQueue).then((r) => { window.__result = r;
 });
 
 test('workerd: the same code in a Worker (engine via the "workerd" build)', { timeout: 120_000 }, async () => {
-  // sdk.js imports 'mcp-task-core/receiver', which the helper maps to the package's workerd receiver entry.
-  const sdkSource = fs.readFileSync(path.join(installed, 'sdk.js'), 'utf8').replace(/^export \{[^}]*\};\s*$/m, '');
-  const script = `${sdkSource}
+  // The adapter imports 'mcp-task-core/receiver', which the helper maps to the package's workerd receiver entry.
+  const script = `import { WasmTaskStore, WasmTaskMessageQueue } from './adapters/sdk-v1.js';
 ${RUNTIME_EXERCISE}
 export default { async fetch() { return Response.json(await exercise(WasmTaskStore, WasmTaskMessageQueue)); } };
 `;

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { manualClock, ours, PKG_DIR, T0 } from './harness.mjs';
 
 const { WasmTaskStore, WasmTaskMessageQueue } = ours;
-const { TextTaskEngine } = await import(pathToFileURL(path.join(PKG_DIR, 'index.node.mjs')).href);
+const { TextTaskEngine } = await import(pathToFileURL(path.join(PKG_DIR, 'entries/index.node.mjs')).href);
 const REQ = { method: 'tools/call', params: { name: 'x', arguments: {} } };
 
 function setup(options = {}) {

@@ -15,7 +15,7 @@ const TSC = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
 
 // The implementation checked against the declarations (`typeof decl.X = impl.X`), both ways
 // for the list of exports.
-const CONFORMANCE = `import * as impl from './sdk-impl.js';
+const CONFORMANCE = `import * as impl from './adapters/sdk-impl.js';
 import * as decl from 'mcp-task-core/sdk';
 
 export const WasmTaskStore: typeof decl.WasmTaskStore = impl.WasmTaskStore;
@@ -40,17 +40,19 @@ before(() => {
     path.join(pkg.dir, 'node_modules', '@modelcontextprotocol', 'sdk'),
     'dir',
   );
-  // sdk.js next to its imports' declarations, without its own sdk.d.ts (which would shadow it).
-  fs.copyFileSync(path.join(pkg.installed, 'storage.d.ts'), path.join(pkg.dir, 'storage.d.ts'));
-  // The shared helpers and the runtime sdk.js imports, typed by their JSDoc (they are not under this check).
-  fs.writeFileSync(path.join(pkg.dir, 'extras.js'), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, 'extras.js'), 'utf8')}`);
-  fs.writeFileSync(path.join(pkg.dir, 'runtime.js'), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, 'runtime.js'), 'utf8')}`);
+  // The adapter in its folder next to its imports' declarations, without its own sdk.d.ts (which would shadow it).
+  for (const dir of ['adapters', 'storage', 'runtime', 'core']) fs.mkdirSync(path.join(pkg.dir, dir));
+  fs.copyFileSync(path.join(pkg.installed, 'types/storage.d.ts'), path.join(pkg.dir, 'storage/storage.d.ts'));
+  // The modules it imports, typed by their JSDoc (they are not under this check).
+  for (const f of ['runtime/runtime.js', 'core/errors.js', 'core/engine.js']) {
+    fs.writeFileSync(path.join(pkg.dir, f), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, f), 'utf8')}`);
+  }
   fs.writeFileSync(path.join(pkg.dir, 'conformance.ts'), CONFORMANCE);
 });
 after(() => pkg?.cleanup());
 
 async function tsc(name, implementation) {
-  fs.writeFileSync(path.join(pkg.dir, 'sdk-impl.js'), implementation);
+  fs.writeFileSync(path.join(pkg.dir, 'adapters/sdk-impl.js'), implementation);
   const config = path.join(pkg.dir, `tsconfig.${name}.json`);
   const compilerOptions = {
     strict: true,
@@ -65,7 +67,7 @@ async function tsc(name, implementation) {
     // The SDK's and zod's declarations are big: not ours to check.
     skipLibCheck: true,
   };
-  fs.writeFileSync(config, JSON.stringify({ compilerOptions, files: ['sdk-impl.js', 'conformance.ts'] }, null, 2));
+  fs.writeFileSync(config, JSON.stringify({ compilerOptions, files: ['adapters/sdk-impl.js', 'conformance.ts'] }, null, 2));
   try {
     await run(process.execPath, [TSC, '-p', config, '--pretty', 'false'], { cwd: pkg.dir, encoding: 'utf8' });
   } catch (err) {
@@ -74,13 +76,13 @@ async function tsc(name, implementation) {
 }
 
 test('sdk.js type-checks (checkJs, strict) and matches sdk.d.ts', { timeout: 120_000 }, async () => {
-  const source = fs.readFileSync(path.join(pkg.installed, 'sdk.js'), 'utf8');
+  const source = fs.readFileSync(path.join(pkg.installed, 'adapters/sdk-v1.js'), 'utf8');
   assert.match(source.split('\n')[0], /^\/\/ @ts-check$/);
   await tsc('sdk', source);
 });
 
 test('a type error in sdk.js fails the check', { timeout: 120_000 }, async () => {
-  const source = fs.readFileSync(path.join(pkg.installed, 'sdk.js'), 'utf8');
+  const source = fs.readFileSync(path.join(pkg.installed, 'adapters/sdk-v1.js'), 'utf8');
   // A queue whose dequeue hands back JSON text instead of the message.
   const broken = source.replace('return text === null ? undefined : JSON.parse(text);', 'return text ?? undefined;');
   assert.notEqual(broken, source);

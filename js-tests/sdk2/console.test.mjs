@@ -17,7 +17,7 @@ let z;
 before(async () => {
   pkg = installWithSdk2('mcp-task-core-console-');
   server = await pkg.importServer();
-  consoleMod = await import(pathToFileURL(path.join(pkg.installed, 'console.js')).href);
+  consoleMod = await import(pathToFileURL(path.join(pkg.installed, 'console/console.js')).href);
   sdk = await import('@modelcontextprotocol/server');
   z = await import('zod');
 });

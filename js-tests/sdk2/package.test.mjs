@@ -20,21 +20,21 @@ after(() => pkg?.cleanup());
 const read = (file) => fs.readFileSync(path.join(pkg.installed, file), 'utf8');
 
 test('the ./server export: files, exports map, optional peer dependency, generated CommonJS twin, no SDK at runtime', () => {
-  for (const f of ['server.js', 'server.cjs', 'server.d.ts', 'server.d.cts']) assert.ok(pkg.files.includes(f), `${f} is in the npm package`);
+  for (const f of ['adapters/sdk-v2.js', 'adapters/sdk-v2.cjs', 'types/server.d.ts', 'types/server.d.cts']) assert.ok(pkg.files.includes(f), `${f} is in the npm package`);
   const entry = pkg.packageJson.exports['./server'];
-  assert.deepEqual(entry.types, { require: './server.d.cts', default: './server.d.ts' });
-  assert.deepEqual(entry.node, { import: './server.js', require: './server.cjs' });
+  assert.deepEqual(entry.types, { require: './types/server.d.cts', default: './types/server.d.ts' });
+  assert.deepEqual(entry.node, { import: './adapters/sdk-v2.js', require: './adapters/sdk-v2.cjs' });
   assert.equal(pkg.packageJson.peerDependencies['@modelcontextprotocol/server'], '>=2.4 <3');
   assert.deepEqual(pkg.packageJson.peerDependenciesMeta['@modelcontextprotocol/server'], { optional: true });
-  const cjs = read('server.cjs');
-  assert.match(cjs, /^'use strict';\n\/\/ Generated from server\.js/);
+  const cjs = read('adapters/sdk-v2.cjs');
+  assert.match(cjs, /^'use strict';\n\/\/ Generated from pkg-template\/adapters\/sdk-v2\.js/);
   for (const name of ['TasksExtension', 'TaskContext', 'TaskHandle', 'TaskProtocolError']) {
     assert.match(cjs, new RegExp(`\\b${name}: \\(\\) => ${name}\\b`), `server.cjs exports ${name}`);
   }
   const code = (src) => src.replace(/^\s*\/\/.*$/gm, '');
-  assert.deepEqual([...code(read('server.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', './extras.js', './storage.js', './runtime.js']);
-  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', './extras.cjs', './storage.cjs', './runtime.cjs']);
-  assert.equal(read('server.d.cts').split('\n').slice(1).join('\n'), read('server.d.ts'), 'server.d.cts is server.d.ts');
+  assert.deepEqual([...code(read('adapters/sdk-v2.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.js', '../storage/storage.js', '../runtime/runtime.js']);
+  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.cjs', '../storage/storage.cjs', '../runtime/runtime.cjs']);
+  assert.equal(read('types/server.d.cts').split('\n').slice(1).join('\n'), read('types/server.d.ts'), 'server.d.cts is server.d.ts');
 });
 
 test('require("mcp-task-core/server") with the SDK 2.x in CommonJS: a task from tools/call to tasks/get', { timeout: 30_000 }, async () => {

@@ -179,7 +179,7 @@ fn answer_or_fault(answer: Result<JsValue, JsValue>) -> JsValue {
 }
 
 /// The MCP task runtime, JSON text in and out (see the package README for the host
-/// loop). `TaskEngine` (pkg-template/engine.js) wraps it in plain JS values.
+/// loop). `TaskEngine` (pkg-template/core/engine.js) wraps it in plain JS values.
 #[cfg(feature = "receiver")]
 #[wasm_bindgen]
 pub struct TextTaskEngine {

@@ -1,4 +1,4 @@
-//! `TextTaskRequestor` (JSON text in and out; `TaskRequestor` in pkg-template/requestor.js
+//! `TextTaskRequestor` (JSON text in and out; `TaskRequestor` in pkg-template/client/requestor.js
 //! wraps it with plain JS values) and `shouldAugment` for JavaScript: the requestor role.
 
 use super::{host_error, js_error, opt_str, opt_string_arg, set, string_arg, JsClock};

@@ -27,7 +27,7 @@
 //   alarm() calls handleTimeout().
 import { DurableObject } from 'cloudflare:workers';
 import { TextTaskEngine } from 'mcp-task-core/receiver';
-import { SETTLED_CODES, TaskRuntime } from './runtime.js';
+import { SETTLED_CODES, TaskRuntime } from '../runtime/runtime.js';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 

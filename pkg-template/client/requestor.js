@@ -3,7 +3,7 @@
 // JSON.parse / JSON.stringify only: every protocol rule (statuses, polling, retries, both
 // dialects) lives in the Rust requestor. `TaskClient` (task-client.js) runs one over an
 // official MCP SDK transport.
-import { refuseUnknownOptions } from './extras.js';
+import { refuseUnknownOptions } from '../core/errors.js';
 import { taskClientClass } from './task-client.js';
 
 /** `null` for `null`, and for text that is not JSON (a forwarded message may be anything the receiver sent). */
@@ -143,7 +143,7 @@ export function requestorClasses(TextTaskRequestor) {
 
 /**
  * The requestor part of a browser entry: `TextTaskRequestor` and `shouldAugment` that refuse to
- * run before `init()` (see extras.js `wasmLoader`), and the object-mode classes over them.
+ * run before `init()` (see core/bindings.js `wasmLoader`), and the object-mode classes over them.
  * @param {{ TextTaskRequestor: any, shouldAugment: Function }} raw the wasm-bindgen module
  * @param {{ assertLoaded(what: string): void }} loader
  */

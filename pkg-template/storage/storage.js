@@ -13,7 +13,8 @@
 // Operations of one loop run one at a time, so every write's outcome is known before the next
 // operation reads the engine (and a conflict's stored record is never older than the copy here).
 // The CommonJS twin storage.cjs is generated from this file by scripts/build-pkg.sh.
-import { drainOutputs, refuseUnknownOptions } from './extras.js';
+import { drainOutputs } from '../core/engine.js';
+import { refuseUnknownOptions } from '../core/errors.js';
 
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;

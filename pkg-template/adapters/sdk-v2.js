@@ -18,12 +18,12 @@
 // This file is glue: every protocol rule (who gets a task, -32021, what tasks/get returns, how
 // tasks/update answers input, idempotent cancel, expiry) is the engine's. The SDK is never
 // imported (it is a peer dependency, used for types only): handlers are registered through the
-// objects the caller passes in. The CommonJS entry server.cjs is generated from this file by
-// scripts/build-pkg.sh.
+// objects the caller passes in. Its CommonJS twin (sdk-v2.cjs) is generated from this file by
+// scripts/package-table.mjs.
 import { TextTaskEngine } from 'mcp-task-core/receiver';
-import { refuseUnknownOptions } from './extras.js';
-import { StorageLoop } from './storage.js';
-import { TaskRuntime } from './runtime.js';
+import { refuseUnknownOptions } from '../core/errors.js';
+import { StorageLoop } from '../storage/storage.js';
+import { TaskRuntime } from '../runtime/runtime.js';
 
 const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 const MODERN_VERSION = '2026-07-28';

@@ -21,7 +21,7 @@ const isObject = (value) => value !== null && typeof value === 'object' && !Arra
  * wrappers call the originals unchanged). Tasks it did not see created (made before the view,
  * or by another instance on the same storage) have no tool or session; changes it does not see
  * (another instance's) reach the console by its polling.
- * @param {import('./sdk.js').WasmTaskStore} store
+ * @param {import('../adapters/sdk-v1.js').WasmTaskStore} store
  */
 export function sdkOperatorView(store) {
   if (!store || typeof store.allSessions !== 'function') throw new TypeError('sdkOperatorView(store) takes a WasmTaskStore (mcp-task-core/sdk)');
@@ -127,7 +127,7 @@ function outcomeOf(outcome) {
  * `cancel` through the runtime, so the work's `signal` fires. No change hook: the console polls.
  * Tool names are not kept by the runtime (`tool` is `null`). With `storage`, the tasks this
  * instance holds.
- * @param {import('./server.js').TasksExtension} tasks
+ * @param {import('../adapters/sdk-v2.js').TasksExtension} tasks
  */
 export function tasksExtensionOperatorView(tasks) {
   const engine = tasks?.engine;

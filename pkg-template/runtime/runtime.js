@@ -7,7 +7,7 @@
 // keep no task state of their own.
 //
 // The CommonJS twin runtime.cjs is generated from this file by scripts/build-pkg.sh.
-import { drainOutputs } from './extras.js';
+import { drainOutputs } from '../core/engine.js';
 
 const MISSING_CAPABILITY = -32021;
 const INVALID_PARAMS = -32602;

@@ -20,7 +20,7 @@
 // No file here imports a Redis client: pass your own (ioredis, iovalkey or node-redis; for a
 // cluster, an ioredis / iovalkey Cluster); the caller owns it and closes it.
 // The CommonJS entry redis.cjs is generated from this file by scripts/build-pkg.sh.
-import { refuseUnknownOptions } from './extras.js';
+import { refuseUnknownOptions } from '../core/errors.js';
 
 /**
  * Compare-and-set a batch. KEYS[i]: task hash i; ARGV: prefix, score, then 7 per record. A key

@@ -6,7 +6,7 @@
 // task, when to poll, what to retry and when to ask for pushed status all come from the
 // requestor's outputs; this file only gives a listen request its own stream and closes it.
 
-import { refuseUnknownOptions } from './extras.js';
+import { refuseUnknownOptions } from '../core/errors.js';
 
 const LATEST = '2026-07-28';
 const LEGACY = '2025-11-25';

@@ -1,8 +1,8 @@
 // TaskEngine: the engine with plain JS values in and out, over the wasm-built TextTaskEngine
 // (JSON text in and out). Only JSON.stringify on the way in and JSON.parse on the way out:
 // every rule stays in the core. Each entry point passes its own TextTaskEngine to
-// objectTaskEngine(); scripts/build-pkg.sh turns this file into engine.cjs.
-import { codedError } from './extras.js';
+// objectTaskEngine(); scripts/package-table.mjs writes its CommonJS twin, engine.cjs.
+import { codedError } from './errors.js';
 
 /** JSON text of a JS value; a value JSON cannot hold is an `invalid_argument` TypeError. */
 function toJson(value, name) {
@@ -254,4 +254,36 @@ export function browserEngine(raw, loader) {
     raw.setRandomSource(fill);
   }
   return { TextTaskEngine, TaskEngine, setRandomSource };
+}
+
+/**
+ * `TextTaskEngine.handle` with objects (TaskEngine's own `handle` does this): `message` may be a JSON-RPC object (it is stringified) or
+ * JSON text; the reply is parsed. Returns `null` when there is no immediate reply
+ * (a notification, a response, a forwarded request or a deferred `tasks/result`).
+ * @param {{ handle(message: string, context?: string | null): string | null }} engine
+ * @param {object | string} message
+ * @param {string | null} [context]
+ * @returns {object | null}
+ */
+export function handleObject(engine, message, context) {
+  const text = typeof message === 'string' ? message : JSON.stringify(message);
+  if (typeof text !== 'string') {
+    throw new TypeError(`handleObject: message must be a JSON-RPC object or JSON text, got ${typeof message}`);
+  }
+  const reply = engine.handle(text, context);
+  return reply == null ? null : JSON.parse(reply);
+}
+
+/**
+ * Drains `engine.pollOutput()` until it is empty and returns the outputs in order (of a
+ * TaskEngine: parsed; of a TextTaskEngine: messages stay JSON text).
+ * @param {{ pollOutput(): object | null }} engine
+ * @returns {object[]}
+ */
+export function drainOutputs(engine) {
+  const outputs = [];
+  for (let output = engine.pollOutput(); output != null; output = engine.pollOutput()) {
+    outputs.push(output);
+  }
+  return outputs;
 }

@@ -1,59 +1,7 @@
-// Shared by every entry point: the free/init guards, and two conveniences for
-// TextTaskEngine (TaskEngine itself takes and returns objects). No imports:
-// scripts/build-pkg.sh turns this file into extras.cjs for the CommonJS entry.
-
-/**
- * `TextTaskEngine.handle` with objects (TaskEngine's own `handle` does this): `message` may be a JSON-RPC object (it is stringified) or
- * JSON text; the reply is parsed. Returns `null` when there is no immediate reply
- * (a notification, a response, a forwarded request or a deferred `tasks/result`).
- * @param {{ handle(message: string, context?: string | null): string | null }} engine
- * @param {object | string} message
- * @param {string | null} [context]
- * @returns {object | null}
- */
-export function handleObject(engine, message, context) {
-  const text = typeof message === 'string' ? message : JSON.stringify(message);
-  if (typeof text !== 'string') {
-    throw new TypeError(`handleObject: message must be a JSON-RPC object or JSON text, got ${typeof message}`);
-  }
-  const reply = engine.handle(text, context);
-  return reply == null ? null : JSON.parse(reply);
-}
-
-/**
- * Drains `engine.pollOutput()` until it is empty and returns the outputs in order (of a
- * TaskEngine: parsed; of a TextTaskEngine: messages stay JSON text).
- * @param {{ pollOutput(): object | null }} engine
- * @returns {object[]}
- */
-export function drainOutputs(engine) {
-  const outputs = [];
-  for (let output = engine.pollOutput(); output != null; output = engine.pollOutput()) {
-    outputs.push(output);
-  }
-  return outputs;
-}
-
-/**
- * Refuses keys of an adapter's options object that it does not know, in the engine's words
- * (src/wasm/options.rs): a typo must not silently mean "default".
- * @param {object} options
- * @param {readonly string[]} known
- * @param {string} [path] how the caller names the object, e.g. "options." or "redisStorage options."
- * @param {string} [code] the error's `code`
- */
-export function refuseUnknownOptions(options, known, path = 'options.', code = 'invalid_options') {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw Object.assign(new TypeError(`${path}${key} is not an option (known here: ${known.join(', ')})`), { code });
-  }
-}
-
-/** A `TaskEngineError`-shaped error: an `Error` with a `code`. */
-export function codedError(code, message) {
-  const err = new Error(message);
-  err.code = code;
-  return err;
-}
+// What each entry point does to the wasm-bindgen classes it exports: the hot methods that answer
+// their errors, the guard against use after free(), and a browser build's init() and its
+// "loaded yet?" check.
+import { codedError } from './errors.js';
 
 /**
  * `TextTaskEngine.handle`: the export answers its error in a one-element array instead of

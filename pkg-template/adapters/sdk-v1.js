@@ -13,15 +13,15 @@
 // comes from this package's own root entry, which picks the right build (Node ESM, browser,
 // workerd) through the "exports" conditions. In browsers the engine module is initialised
 // lazily on the first call (every TaskStore method is async), or call `init()` yourself first.
-// The CommonJS entry sdk.cjs is generated from this file by scripts/build-pkg.sh.
+// Its CommonJS twin (sdk-v1.cjs) is generated from this file by scripts/package-table.mjs.
 //
 // Glue only: every task rule (statuses, terminal checks, the SDK store's wording, the JSON-RPC
 // code of each refusal, the message queues) is the engine's; this file maps SDK calls onto it.
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
 import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
-import { StorageLoop } from './storage.js';
-import { TaskRuntime } from './runtime.js';
-import { refuseUnknownOptions } from './extras.js';
+import { StorageLoop } from '../storage/storage.js';
+import { TaskRuntime } from '../runtime/runtime.js';
+import { refuseUnknownOptions } from '../core/errors.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -555,7 +555,7 @@ class WasmTaskStore {
    * @template T
    * @param {(engine: TaskEngine) => T} fn
    * @param {boolean} [creates]
-   * @param {import('./storage.js').StoragePlan} [plan]
+   * @param {import('../storage/storage.js').StoragePlan} [plan]
    * @returns {Promise<T>}
    */
   async #run(fn, creates = false, plan = undefined) {
@@ -578,7 +578,7 @@ class WasmTaskStore {
    * @template T
    * @param {(engine: TaskEngine) => T} fn
    * @param {boolean} [creates]
-   * @param {import('./storage.js').StoragePlan} [plan]
+   * @param {import('../storage/storage.js').StoragePlan} [plan]
    * @returns {T | Promise<T>}
    */
   #call(fn, creates = false, plan = undefined) {
@@ -1341,7 +1341,7 @@ function propagateByDefault() {
   const name = SDK_PROTOCOL_MODULE;
   /** @type {Promise<any>} */
   const loaded =
-    // @ts-ignore `require` exists in the CommonJS twin (sdk.cjs) only
+    // @ts-ignore `require` exists in the CommonJS twin (sdk-v1.cjs) only
     typeof require === 'function' ? Promise.resolve().then(() => require(name)) : import(name);
   sdkHook = loaded.then(
     (sdk) => {
