@@ -55,6 +55,7 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.deepEqual(load('core/bindings.cjs'), ['guardFreed', 'notInitialized', 'wasmLoader']);
   assert.deepEqual(load('core/errors.cjs'), ['codedError', 'refuseUnknownOptions']);
   assert.deepEqual(load('core/engine.cjs'), ['browserEngine', 'drainOutputs', 'handleObject', 'objectTaskEngine']);
+  assert.deepEqual(load('core/protocol.cjs'), ['PROTOCOL']);
 });
 
 // Each module loaded at start-up costs a resolve, a read and a parse (in a browser, a request):
@@ -151,6 +152,26 @@ test('the exports map is the package table\'s, and the package is laid out by ro
   assert.deepEqual(pkg.files.filter((f) => !f.includes('/')).sort(), ['LICENSE-APACHE', 'LICENSE-MIT', 'README.md', 'package.json']);
   // Each entry point of each build exists for every platform the table names.
   for (const entry of table.ENTRIES) for (const p of table.platformsOf(entry)) assert.ok(pkg.files.includes(table.entryFile(entry, p)), `${entry.name} on ${p}`);
+});
+
+// The engine owns the protocol: its error codes, versions and _meta keys reach the JS modules
+// through core/protocol.js, which the build writes from TextTaskEngine.protocolJson().
+test('core/protocol.js is the engine\'s constants, and no package module declares a code, version or _meta key of its own', async () => {
+  const { PROTOCOL } = await import(pathToFileURL(path.join(pkg.installed, 'core/protocol.js')).href);
+  const { TextTaskEngine } = await pkg.importEsm();
+  assert.deepEqual(PROTOCOL, JSON.parse(TextTaskEngine.protocolJson()));
+  assert.equal(PROTOCOL.errors.missingCapability, -32021);
+  assert.equal(PROTOCOL.legacyTaskSupport.perCall, 'optional');
+  const template = path.join(REPO_ROOT, 'pkg-template');
+  const modules = fs.readdirSync(template, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('console/console-page'));
+  assert.ok(modules.length >= 12, modules.join(', '));
+  const code = (src) => src.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/`[^`]*`/g, '``');
+  for (const f of modules) {
+    const src = code(fs.readFileSync(path.join(template, f), 'utf8'));
+    assert.deepEqual(src.match(/-32\d{3}\b/g), null, `${f} declares a JSON-RPC code`);
+    assert.deepEqual(src.match(/['"]io\.modelcontextprotocol\/[\w-]+['"]/g), null, `${f} declares a _meta key or the extension id`);
+    assert.deepEqual(src.match(/['"](?:2025-11-25|2026-07-28)['"]/g), null, `${f} declares the 2025-11-25 or 2026-07-28 version`);
+  }
 });
 
 test('harness: the validator rejects what the schema forbids', () => {

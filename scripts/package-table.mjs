@@ -5,6 +5,7 @@
 //     imports into one file (every module loaded at start-up costs a resolve, a read and a parse;
 //     in a browser, a request). The wasm-bindgen glue stays a module of its own (it finds the
 //     .wasm relative to itself), so each build has one wasm instance per module system;
+//   - writes core/protocol.js, the protocol's constants as the engine states them;
 //   - writes the CommonJS twin (x.cjs) of each module that has one, and x.d.cts of its types;
 //   - writes `main`, `browser`, `types` and `exports` into pkg/package.json.
 //
@@ -49,7 +50,7 @@ export const MODULES = [
 ];
 
 /** Modules without a subpath that a module with a CommonJS twin requires: they need twins too. */
-export const INTERNAL_CJS = ['core/errors.js', 'core/bindings.js', 'core/engine.js', 'core/node-random.js', 'runtime/runtime.js', 'client/requestor.js', 'client/task-client.js'];
+export const INTERNAL_CJS = ['core/protocol.js', 'core/errors.js', 'core/bindings.js', 'core/engine.js', 'core/node-random.js', 'runtime/runtime.js', 'client/requestor.js', 'client/task-client.js'];
 
 /** Types files the entries and modules re-export from, with a .d.cts copy. */
 const INTERNAL_TYPES = ['requestor'];
@@ -144,6 +145,14 @@ function main(dir) {
   const harness = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'js-tests', 'package.json');
   const esbuild = createRequire(harness)('esbuild');
 
+  // core/protocol.js: the protocol's names and numbers as the engine states them, so no module
+  // declares an error code, a version or a _meta key of its own.
+  const { TextTaskEngine } = createRequire(import.meta.url)(path.join(dir, BUILDS.main.folders['node-cjs'], `${BUILDS.main.glue}.js`));
+  fs.writeFileSync(
+    path.join(dir, 'core', 'protocol.js'),
+    `${note('TextTaskEngine.protocolJson() (src/protocol/constants.rs)')}/** The protocol's error codes, versions, _meta keys and 2025-11-25 policy listings. */\nexport const PROTOCOL = ${JSON.stringify(JSON.parse(TextTaskEngine.protocolJson()), null, 2)};\n`,
+  );
+
   // CommonJS twins: esbuild's ESM -> CommonJS transform; a sibling ES module './x.js' is
   // required as its twin './x.cjs'.
   for (const file of [...MODULES.filter((m) => m.cjs).map((m) => m.file), ...INTERNAL_CJS]) {
@@ -195,4 +204,4 @@ function main(dir) {
   fs.writeFileSync(pkgFile, JSON.stringify({ name, version, description, license, repository, homepage, bugs, type, engines, ...fields, ...rest }, null, 2) + '\n');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main(process.argv[2]);
+if (process.argv[1] === fileURLToPath(import.meta.url)) main(path.resolve(process.argv[2]));

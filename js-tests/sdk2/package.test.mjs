@@ -32,8 +32,8 @@ test('the ./server export: files, exports map, optional peer dependency, generat
     assert.match(cjs, new RegExp(`\\b${name}: \\(\\) => ${name}\\b`), `server.cjs exports ${name}`);
   }
   const code = (src) => src.replace(/^\s*\/\/.*$/gm, '');
-  assert.deepEqual([...code(read('adapters/sdk-v2.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.js', '../storage/storage.js', '../runtime/runtime.js']);
-  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.cjs', '../storage/storage.cjs', '../runtime/runtime.cjs']);
+  assert.deepEqual([...code(read('adapters/sdk-v2.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.js', '../storage/storage.js', '../runtime/runtime.js', '../core/protocol.js']);
+  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.cjs', '../storage/storage.cjs', '../runtime/runtime.cjs', '../core/protocol.cjs']);
   assert.equal(read('types/server.d.cts').split('\n').slice(1).join('\n'), read('types/server.d.ts'), 'server.d.cts is server.d.ts');
 });
 

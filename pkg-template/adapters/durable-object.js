@@ -28,22 +28,24 @@
 import { DurableObject } from 'cloudflare:workers';
 import { TextTaskEngine } from 'mcp-task-core/receiver';
 import { SETTLED_CODES, TaskRuntime } from '../runtime/runtime.js';
+import { PROTOCOL } from '../core/protocol.js';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 
 /** The per-request protocol version (2026-07-28) this object speaks, and the handshake one. */
-const MODERN = '2026-07-28';
-const LEGACY = '2025-11-25';
+const { extension: MODERN, legacy: LEGACY } = PROTOCOL.versions;
 /** Handshake versions a 2025-era client may ask for; any other gets ours (the client's to judge). */
 const LEGACY_VERSIONS = [LEGACY, '2025-06-18', '2025-03-26', '2024-11-05'];
-const VERSION_META = 'io.modelcontextprotocol/protocolVersion';
-const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
-const MISSING_CAPABILITY = -32021;
+const { protocolVersion: VERSION_META, serverInfo: SERVER_INFO_META } = PROTOCOL.meta;
+const {
+  methodNotFound: METHOD_NOT_FOUND,
+  internalError: INTERNAL_ERROR,
+  missingCapability: MISSING_CAPABILITY,
+  headerMismatch: HEADER_MISMATCH,
+  unsupportedProtocolVersion: UNSUPPORTED_VERSION,
+} = PROTOCOL.errors;
 /** Errors a Streamable HTTP server answers with 400 Bad Request (streamable-http.mdx). */
-const HEADER_MISMATCH = -32020;
-const BAD_REQUEST = new Set([HEADER_MISMATCH, -32022]);
+const BAD_REQUEST = new Set([HEADER_MISMATCH, UNSUPPORTED_VERSION]);
 
 /**
  * Sends `request` to the object of its session or tenant: `keyOf(request)` names it (default:
@@ -440,7 +442,7 @@ export class TaskEngineObject extends DurableObject {
     const methods = ['initialize', 'server/discover', 'tools/list', 'ping'];
     if (!methods.includes(request.method) || (request.method === 'initialize' && modern)) return undefined;
     if (modern && version !== MODERN) {
-      return { error: { code: -32022, message: `Unsupported protocol version ${version}: this server speaks ${MODERN} and ${LEGACY}`, data: { supported: [MODERN, LEGACY], requested: version } } };
+      return { error: { code: UNSUPPORTED_VERSION, message: `Unsupported protocol version ${version}: this server speaks ${MODERN} and ${LEGACY}`, data: { supported: [MODERN, LEGACY], requested: version } } };
     }
     const complete = modern ? { resultType: 'complete' } : {};
     switch (request.method) {
@@ -459,7 +461,7 @@ export class TaskEngineObject extends DurableObject {
           result: {
             ...complete,
             supportedVersions: [MODERN, LEGACY],
-            capabilities: { tools: {}, extensions: JSON.parse(TextTaskEngine.extensionCapabilityJson()) },
+            capabilities: { tools: {}, extensions: structuredClone(PROTOCOL.extensionCapability) },
             ttlMs: 0,
             cacheScope: 'private',
             _meta: { [SERVER_INFO_META]: this.serverInfo() },
@@ -479,7 +481,7 @@ export class TaskEngineObject extends DurableObject {
   #listed(name, { policy, definition }, modern) {
     const tool = { name, inputSchema: { type: 'object' }, ...definition };
     if (modern || policy === null || policy === 'forbidden') return tool;
-    return { ...tool, execution: { ...definition.execution, taskSupport: policy === 'perCall' ? 'optional' : policy } };
+    return { ...tool, execution: { ...definition.execution, taskSupport: PROTOCOL.legacyTaskSupport[policy] } };
   }
 
   /** The work of `taskId` finished with `resultJson` (a JSON object text). */

@@ -22,6 +22,7 @@ import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
 import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
 import { refuseUnknownOptions } from '../core/errors.js';
+import { PROTOCOL } from '../core/protocol.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -38,8 +39,7 @@ import { refuseUnknownOptions } from '../core/errors.js';
 /** @typedef {{ tasks: Task[], nextCursor?: string }} TaskList */
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
+const { invalidParams: INVALID_PARAMS, internalError: INTERNAL_ERROR } = PROTOCOL.errors;
 
 /**
  * `_meta` key of a failed tool result that carries the JSON-RPC error the request failed
@@ -1405,7 +1405,7 @@ function withCreationErrors(handler) {
 }
 
 const COMPANIONS = Symbol('mcp-task-core/sdk companion tools');
-const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
+const RELATED_TASK_META = PROTOCOL.meta.relatedTask;
 
 /**
  * Tasks for clients that do not speak tasks, on an SDK 1.x `McpServer` whose server holds a task

@@ -24,14 +24,17 @@ import { TextTaskEngine } from 'mcp-task-core/receiver';
 import { refuseUnknownOptions } from '../core/errors.js';
 import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
+import { PROTOCOL } from '../core/protocol.js';
 
-const EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-const MODERN_VERSION = '2026-07-28';
-const MISSING_CAPABILITY = -32021;
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
-const SUBSCRIPTION_ID_META = 'io.modelcontextprotocol/subscriptionId';
-const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const { extensionId: EXTENSION_ID, legacyTaskSupport: LEGACY_TASK_SUPPORT } = PROTOCOL;
+const { extension: MODERN_VERSION, legacy: LEGACY_VERSION } = PROTOCOL.versions;
+const { missingCapability: MISSING_CAPABILITY, invalidParams: INVALID_PARAMS, internalError: INTERNAL_ERROR } = PROTOCOL.errors;
+const {
+  subscriptionId: SUBSCRIPTION_ID_META,
+  protocolVersion: PROTOCOL_VERSION_META,
+  clientCapabilities: CLIENT_CAPABILITIES_META,
+  relatedTask: RELATED_TASK_META,
+} = PROTOCOL.meta;
 const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list'];
 const POLICIES = new Set(['required', 'optional', 'perCall']);
 
@@ -147,8 +150,6 @@ function checkOptions(options) {
   }
 }
 
-const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
-const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
 const DEFAULT_COMPANIONS = { status: 'task_status', cancel: 'task_cancel' };
 
 /**
@@ -363,7 +364,7 @@ class TasksExtension {
 
   /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
   static capability() {
-    return JSON.parse(TextTaskEngine.extensionCapabilityJson());
+    return structuredClone(PROTOCOL.extensionCapability);
   }
 
   /**
@@ -404,7 +405,7 @@ class TasksExtension {
       if (!state.modern) {
         sdkServer.registerCapabilities({ tasks: JSON.parse(this.engine.capabilitiesJson(null)) });
         for (const tool of state.tools.values()) {
-          tool.registered.execution = { ...tool.registered.execution, taskSupport: tool.policy === 'required' ? 'required' : 'optional' };
+          tool.registered.execution = { ...tool.registered.execution, taskSupport: LEGACY_TASK_SUPPORT[tool.policy] };
         }
       }
       return connect(transport);
@@ -462,9 +463,7 @@ class TasksExtension {
         response = engine.startTask(text, principal, { quotaKey });
       } catch (err) {
         if (err?.code === 'invalid_argument') {
-          const refusal = new TaskProtocolError(MISSING_CAPABILITY, `Missing required client capability: ${err.message}`, {
-            requiredCapabilities: { extensions: { [EXTENSION_ID]: {} } },
-          });
+          const refusal = new TaskProtocolError(MISSING_CAPABILITY, `Missing required client capability: ${err.message}`, structuredClone(PROTOCOL.missingCapabilityData));
           state?.refusals.set(ctx.mcpReq.id, refusal);
           throw refusal;
         }
@@ -638,13 +637,13 @@ class TasksExtension {
       if (tool.policy === 'perCall' && !(await tool.runAsTask(args, ctx))) return wrapped(request, ctx);
       const speaking = this._asSpeaking(state, 'tools/call', request.params, ctx);
       const speakingText = this._requestText('tools/call', speaking.params, speaking.ctx, id);
-      const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
+      const inbound = { dialect: state.modern ? MODERN_VERSION : LEGACY_VERSION, quotaKey };
       if (!state.modern) inbound.clientCapabilities = {};
       const reply = await this._launching(id, tool, args, principal, ctx, (engine) => engine.handle(speakingText, principal, inbound));
       if (reply !== null) return this._companionAnswer(this._resultOf(reply));
     }
     const text = this._requestText('tools/call', request.params, ctx, id);
-    const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
+    const inbound = { dialect: state.modern ? MODERN_VERSION : LEGACY_VERSION, quotaKey };
     // 2025-11-25: the session's initialize capabilities govern what the task may ask for.
     if (!state.modern) inbound.clientCapabilities = server.server.getClientCapabilities?.();
     const reply = await this._launching(id, tool, args, principal, ctx, (engine) => engine.handle(text, principal, inbound));
@@ -735,7 +734,7 @@ class TasksExtension {
     const id = mintedId('server');
     const text = this._requestText(method, full, ctx, id);
     const quotaKey = this._quotaKeyOf(ctx, principal);
-    const inbound = { dialect: state.modern ? MODERN_VERSION : '2025-11-25', quotaKey };
+    const inbound = { dialect: state.modern ? MODERN_VERSION : LEGACY_VERSION, quotaKey };
     // With storage: the named task is loaded first, and written when the method changes it.
     const plan = method === 'tasks/list' ? { context: principal } : { taskId: params.taskId, write: method === 'tasks/update' || method === 'tasks/cancel' };
     let waiting;

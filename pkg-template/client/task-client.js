@@ -7,15 +7,15 @@
 // requestor's outputs; this file only gives a listen request its own stream and closes it.
 
 import { refuseUnknownOptions } from '../core/errors.js';
+import { PROTOCOL } from '../core/protocol.js';
 
-const LATEST = '2026-07-28';
-const LEGACY = '2025-11-25';
+const { extension: LATEST, legacy: LEGACY } = PROTOCOL.versions;
 /** setTimeout takes at most 2^31 - 1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
 /** Outputs after which a call has nothing more to say. */
 const ENDS_A_CALL = new Set(['finished', 'plainResponse', 'callRefused', 'lost']);
 /** JSON-RPC "Method not found": this client has nothing to answer the receiver's request with. */
-const METHOD_NOT_FOUND = -32601;
+const METHOD_NOT_FOUND = PROTOCOL.errors.methodNotFound;
 /** The keys of `new TaskClient(transport, options)` and of a call's options (requestor.d.ts). */
 const CLIENT_OPTIONS = ['requestor', 'protocolVersion', 'clientInfo', 'capabilities', 'handshakeTimeoutMs', 'onRequest', 'onMessage', 'onEvent', 'onError'];
 const CALL_OPTIONS = ['task', 'progressToken', 'signal', 'onProgress', 'onStatus', 'onInputRequest', 'onEvent'];
@@ -167,9 +167,9 @@ export function taskClientClass(TaskRequestor) {
       let info = null;
       if (wanted !== LEGACY) {
         const meta = {
-          'io.modelcontextprotocol/protocolVersion': LATEST,
-          'io.modelcontextprotocol/clientInfo': clientInfo,
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
+          [PROTOCOL.meta.protocolVersion]: LATEST,
+          [PROTOCOL.meta.clientInfo]: clientInfo,
+          [PROTOCOL.meta.clientCapabilities]: capabilities,
         };
         try {
           info = await this.#request('server/discover', { _meta: meta });
@@ -338,7 +338,7 @@ export function taskClientClass(TaskRequestor) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           this.#handshake.delete(id);
-          reject(rpcError({ code: -32001, message: `Request timed out: no answer to ${method} within ${timeoutMs} ms` }));
+          reject(rpcError({ code: PROTOCOL.errors.requestTimeout, message: `Request timed out: no answer to ${method} within ${timeoutMs} ms` }));
         }, timeoutMs);
         const done = (f) => (v) => {
           clearTimeout(timer);
@@ -505,7 +505,7 @@ export function taskClientClass(TaskRequestor) {
           (result) => this.#requestor.respond(event.requestId, result),
           (error) => {
             try {
-              this.#requestor.respondError(event.requestId, { code: -32603, message: String(error?.message ?? error) });
+              this.#requestor.respondError(event.requestId, { code: PROTOCOL.errors.internalError, message: String(error?.message ?? error) });
             } catch {
               throw error; // The dialect takes results only: the handler's error ends the call.
             }
@@ -536,11 +536,11 @@ export function taskClientClass(TaskRequestor) {
         .then(() => {
           if (this.#options.onRequest) return this.#options.onRequest(message);
           if (message.method === 'ping') return {};
-          throw rpcError({ code: -32601, message: `Method not found: ${message.method}` });
+          throw rpcError({ code: METHOD_NOT_FOUND, message: `Method not found: ${message.method}` });
         })
         .then(
           (result) => reply({ result }),
-          (error) => reply({ error: { code: error?.code ?? -32603, message: String(error?.message ?? error) } }),
+          (error) => reply({ error: { code: error?.code ?? PROTOCOL.errors.internalError, message: String(error?.message ?? error) } }),
         );
     }
 
@@ -555,7 +555,7 @@ export function taskClientClass(TaskRequestor) {
       this.#handshake.clear();
       for (const state of [...this.#calls.values()]) {
         const e = new Error(`${error.message} while call ${JSON.stringify(state.callId)} was open${state.taskId ? ` (task ${state.taskId})` : ''}`);
-        Object.assign(e, { name: 'McpError', code: -32000, callId: state.callId, taskId: state.taskId });
+        Object.assign(e, { name: 'McpError', code: PROTOCOL.errors.connectionClosed, callId: state.callId, taskId: state.taskId });
         this.#forgetCall(state);
         this.#settle(state, null, e);
       }

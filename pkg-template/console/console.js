@@ -4,6 +4,7 @@
 // (`list`, `get`, `cancel`, optional `subscribe`); `sdkOperatorView` makes one of a WasmTaskStore.
 // Closed by default: every request is refused (403) unless the host's `authorize` says yes.
 import { CONSOLE_PAGE } from './console-page.js';
+import { PROTOCOL } from '../core/protocol.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
@@ -427,7 +428,7 @@ export function taskConsole(view, options = {}) {
     } catch (err) {
       onerror(err);
       const e = /** @type {any} */ (err);
-      return refusal(typeof e?.code === 'number' && e.code === -32602 ? 400 : 500, String(e?.message ?? err));
+      return refusal(typeof e?.code === 'number' && e.code === PROTOCOL.errors.invalidParams ? 400 : 500, String(e?.message ?? err));
     }
   };
 

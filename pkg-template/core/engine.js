@@ -3,6 +3,7 @@
 // every rule stays in the core. Each entry point passes its own TextTaskEngine to
 // objectTaskEngine(); scripts/package-table.mjs writes its CommonJS twin, engine.cjs.
 import { codedError } from './errors.js';
+import { PROTOCOL } from './protocol.js';
 
 /** JSON text of a JS value; a value JSON cannot hold is an `invalid_argument` TypeError. */
 function toJson(value, name) {
@@ -77,7 +78,7 @@ export function objectTaskEngine(Text) {
     }
 
     static extensionCapability() {
-      return JSON.parse(Text.extensionCapabilityJson());
+      return structuredClone(PROTOCOL.extensionCapability);
     }
 
     handle(message, context, inbound) {

@@ -6,11 +6,11 @@
 // outputs and storage errors to hooks. Adapters turn SDK or platform calls into its calls and
 // keep no task state of their own.
 //
-// The CommonJS twin runtime.cjs is generated from this file by scripts/build-pkg.sh.
+// The CommonJS twin runtime.cjs is generated from this file by scripts/package-table.mjs.
 import { drainOutputs } from '../core/engine.js';
+import { PROTOCOL } from '../core/protocol.js';
 
-const MISSING_CAPABILITY = -32021;
-const INVALID_PARAMS = -32602;
+const { missingCapability: MISSING_CAPABILITY, invalidParams: INVALID_PARAMS } = PROTOCOL.errors;
 
 /** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
 const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];

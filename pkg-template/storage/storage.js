@@ -15,6 +15,7 @@
 // The CommonJS twin storage.cjs is generated from this file by scripts/build-pkg.sh.
 import { drainOutputs } from '../core/engine.js';
 import { refuseUnknownOptions } from '../core/errors.js';
+import { PROTOCOL } from '../core/protocol.js';
 
 /** Attempts of one operation that meet compare-and-set conflicts before it gives up. */
 const MAX_ATTEMPTS = 16;
@@ -26,7 +27,7 @@ const noop = () => {};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function defaultStorageError(why) {
-  return Object.assign(new Error(`Task storage unavailable: ${why}`), { code: -32603, reason: 'storage_unavailable' });
+  return Object.assign(new Error(`Task storage unavailable: ${why}`), { code: PROTOCOL.errors.internalError, reason: 'storage_unavailable' });
 }
 
 /** The default report of damage found in the storage: the operator's log (stderr). */
@@ -36,7 +37,7 @@ function defaultOnDamaged(detail) {
 
 function defaultConflictError(n) {
   return Object.assign(new Error(`Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`), {
-    code: -32603,
+    code: PROTOCOL.errors.internalError,
     reason: 'storage_conflict',
   });
 }

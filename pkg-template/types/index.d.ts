@@ -849,6 +849,31 @@ export interface TaskEngineMembers<V extends EngineValues> {
 /** {@link TextTaskEngine}'s shared members (see {@link TaskEngineMembers}), with JSON text. */
 export interface TextTaskEngine extends TaskEngineMembers<TextEngineValues> {}
 
+/** {@link TextTaskEngine.protocolJson}: the protocol's error codes, versions and `_meta` keys. */
+export interface ProtocolConstants {
+  versions: { extension: '2026-07-28'; legacy: '2025-11-25' };
+  extensionId: 'io.modelcontextprotocol/tasks';
+  /** `capabilities.extensions` of a `server/discover` result: `{ "io.modelcontextprotocol/tasks": {} }`. */
+  extensionCapability: { [extension: string]: object };
+  meta: { protocolVersion: string; clientCapabilities: string; clientInfo: string; serverInfo: string; subscriptionId: string; relatedTask: string };
+  errors: {
+    parseError: -32700;
+    invalidRequest: -32600;
+    methodNotFound: -32601;
+    invalidParams: -32602;
+    internalError: -32603;
+    headerMismatch: -32020;
+    missingCapability: -32021;
+    unsupportedProtocolVersion: -32022;
+    connectionClosed: -32000;
+    requestTimeout: -32001;
+  };
+  /** The `data` of a -32021 refusal for want of the tasks extension. */
+  missingCapabilityData: { requiredCapabilities: { extensions: { [extension: string]: object } } };
+  /** How each policy is listed (`execution.taskSupport`) to a 2025-11-25 client. */
+  legacyTaskSupport: { required: 'required'; optional: 'optional'; perCall: 'optional'; forbidden: 'forbidden' };
+}
+
 /**
  * {@link TaskEngine} with JSON text in and out: messages, tasks, results and ids are passed
  * and returned as JSON text (an id `"r1"` is `'"r1"'`), outputs carry text. For hosts that
@@ -861,8 +886,16 @@ export declare class TextTaskEngine {
   /** @throws {TaskEngineError} `invalid_options` */
   constructor(options?: TaskEngineOptions | null);
 
-  /** `capabilities.extensions` for a `server/discover` result: `{"io.modelcontextprotocol/tasks":{}}` as JSON text. */
-  static extensionCapabilityJson(): string;
+  /**
+   * The protocol's names and numbers a host's glue needs, as JSON text of {@link ProtocolConstants}
+   * (the package's own modules read them from here, built into `core/protocol.js`).
+   *
+   * ```js
+   * const { errors } = JSON.parse(TextTaskEngine.protocolJson());
+   * errors.missingCapability; // -32021
+   * ```
+   */
+  static protocolJson(): string;
 
   /** The fields of every output kind, and which hold JSON text (what {@link TaskEngine} parses). */
   static outputShapes(): OutputShapes;

@@ -47,4 +47,5 @@ export type {
   TextTaskOutcome,
   TaskEngineErrorCode,
   TaskEngineError,
+  ProtocolConstants,
 } from './index.js';

@@ -18,6 +18,17 @@ use std::fmt::Write;
 /// `_meta` key of the text a host may hand the model while a tool task runs.
 pub const MODEL_IMMEDIATE_RESPONSE: &str = "io.modelcontextprotocol/model-immediate-response";
 
+/// How a tool's policy is listed to a 2025-11-25 client (`execution.taskSupport` in `tools/list`):
+/// `perCall` is `"optional"` there, since the client decides; `None` for no policy.
+pub fn listed_task_support(policy: TaskSupport) -> Option<&'static str> {
+    match policy {
+        TaskSupport::Required => Some("required"),
+        TaskSupport::Optional | TaskSupport::PerCall => Some("optional"),
+        TaskSupport::Forbidden => Some("forbidden"),
+        TaskSupport::Absent => None,
+    }
+}
+
 /// Writes a `Task` object.
 fn write_task(out: &mut String, t: TaskView<'_>) {
     out.push('{');

@@ -10,6 +10,8 @@
 //! dialects share live in `shapes`.
 
 pub(crate) mod client_capabilities;
+#[cfg(feature = "receiver")]
+pub mod constants;
 pub mod extension;
 pub mod json;
 pub mod jsonrpc;
