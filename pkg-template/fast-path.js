@@ -22,7 +22,6 @@ const INTERNAL_ERROR = -32603;
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 // Bodies above this go to the SDK unread: a task request is a few hundred bytes.
 const FAST_MAX_BODY = 64 * 1024;
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 function isPlainObject(value) {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -178,7 +177,6 @@ export function fastPath(tasks, serve, options = {}) {
 
   /** What the SDK would hand the runtime for this request, or null: the SDK's to answer. */
   function planOf(req, bytes) {
-    if (bytes.length >= 3 && UTF8_BOM.every((b, i) => bytes[i] === b)) return null; // the SDK's decoder drops it
     const body = JSON.parse(bytes.toString('utf8'));
     const protocolVersionHeader = headerOf(req, 'mcp-protocol-version');
     const mcpMethodHeader = headerOf(req, 'mcp-method');
