@@ -96,6 +96,24 @@ function errorOf(err) {
   return error;
 }
 
+const MAX_VERDICTS = 1024;
+// Numbers JSON text can hold but JSON.stringify cannot tell apart (1e400 and null both print null).
+const exactNumbers = (_key, value) => (typeof value === 'number' && !Number.isFinite(value) ? `\u0000${value}` : value);
+
+/**
+ * What the SDK classifier's verdict on a request body depends on (classifyInboundRequest, for a
+ * POST: the MCP-Protocol-Version and Mcp-Method headers; the body's members, `jsonrpc`, whether
+ * `id` is a string or a safe integer, `method`, and `params._meta`; the rest of `params` is
+ * loose), as a string; null when the verdict is not to be memoized.
+ */
+function verdictKey(body, protocolVersionHeader, mcpMethodHeader) {
+  if (!isPlainObject(body) || !isPlainObject(body.params)) return null;
+  const id = typeof body.id === 'string' ? 's' : Number.isSafeInteger(body.id) ? 'i' : null;
+  if (id === null) return null;
+  const meta = '_meta' in body.params ? body.params._meta : '\u0000none';
+  return JSON.stringify([protocolVersionHeader ?? null, mcpMethodHeader ?? null, Object.keys(body), body.jsonrpc, id, body.method, meta], exactNumbers);
+}
+
 function send(res, status, message) {
   const text = JSON.stringify(message);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -117,6 +135,9 @@ export function fastPath(tasks, serve, options = {}) {
   // SSE answers (responseMode 'sse') are the SDK's to frame.
   const enabled = options.responseMode !== 'sse';
   let sdk = null;
+  // The classifier's verdicts, by what they depend on (see verdictKey): a client's polls differ
+  // only in their id and task ID, so the SDK's zod checks run once per client, not per request.
+  const verdicts = new Map();
   import('@modelcontextprotocol/server').then(
     (module) => {
       if (typeof module.classifyInboundRequest === 'function' && typeof module.isJsonContentType === 'function') sdk = module;
@@ -175,15 +196,29 @@ export function fastPath(tasks, serve, options = {}) {
     });
   };
 
+  /** Whether the SDK's classifier routes `body` to 2026-07-28 serving as a request. */
+  function servable(body, protocolVersionHeader, mcpMethodHeader, mcpNameHeader) {
+    const key = verdictKey(body, protocolVersionHeader, mcpMethodHeader);
+    let verdict = key === null ? undefined : verdicts.get(key);
+    if (verdict === undefined) {
+      const route = sdk.classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
+      verdict = route.kind === 'modern' && route.messageKind === 'request' && route.classification?.revision === MODERN_VERSION;
+      if (key !== null) {
+        if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+        verdicts.set(key, verdict);
+      }
+    }
+    return verdict;
+  }
+
   /** What the SDK would hand the runtime for this request, or null: the SDK's to answer. */
   function planOf(req, bytes) {
     const body = JSON.parse(bytes.toString('utf8'));
     const protocolVersionHeader = headerOf(req, 'mcp-protocol-version');
     const mcpMethodHeader = headerOf(req, 'mcp-method');
     const mcpNameHeader = headerOf(req, 'mcp-name');
-    const route = sdk.classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader, mcpMethodHeader, mcpNameHeader, body });
-    if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification?.revision !== MODERN_VERSION) return null;
-    const { method, params, id } = route.message;
+    if (!servable(body, protocolVersionHeader, mcpMethodHeader, mcpNameHeader)) return null;
+    const { method, params, id } = body;
     if (!METHODS.has(method) || !isPlainObject(params) || typeof params.taskId !== 'string') return null;
     // createMcpHandler's standard-header rung: both headers present, Mcp-Name mirrors the task ID
     // (a Base64 sentinel form is left to the SDK to decode).
