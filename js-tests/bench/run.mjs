@@ -255,7 +255,7 @@ if (only.has('P8')) {
     for (const op of ['create', 'plain']) row('P8', `  ${label[op]}: fast path, idle McpServers reused (a pool)`, ms(r.ms['fast-reused'][op]), `${ms(floor[op])} floor`, x(r.ms['fast-reused'][op] / floor[op]), '—', 'info');
   }
   if (r.ms.example) {
-    for (const op of ['get', 'create']) row('P8', `  ${label[op]}: examples/sdk2-server (7 tools, isLegacyRequest)`, ms(r.ms.example[op]), `${ms(floor[op])} floor`, x(r.ms.example[op] / floor[op]), '—', 'info');
+    for (const op of ['get', 'create']) row('P8', `  ${label[op]}: examples/sdk2-server (7 tools, isLegacyRequest, fastPath)`, ms(r.ms.example[op]), `${ms(floor[op])} floor`, x(r.ms.example[op] / floor[op]), '—', 'info');
   }
   if (r.ms.reused) {
     for (const op of ['get', 'create']) row('P8', `  ${label[op]}: idle McpServers reused (a pool)`, ms(r.ms.reused[op]), `${ms(floor[op])} floor`, x(r.ms.reused[op] / floor[op]), '—', 'info');
