@@ -25,12 +25,8 @@ import type {
   ToolAnnotations,
   Transport,
 } from '@modelcontextprotocol/server';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/storage';
-
-/** A `node:http` request listener, as `toNodeHandler` returns it (`req.auth`: the verified `AuthInfo`). */
-export type NodeListener = (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody?: unknown) => void | Promise<void>;
 
 /** What `fastPath` must know of the SDK hosting it sits in front of. */
 export interface FastPathOptions {
@@ -323,7 +319,7 @@ export declare class TasksExtension {
    * stamped on results; servers of different identities, or a `quotaKey` function, turn it off).
    * The factory is not called for what it answers: authenticate before it (set `req.auth`).
    */
-  fastPath(serve: NodeListener, options?: FastPathOptions): NodeListener;
+  fastPath<L extends (req: any, res: any, parsedBody?: any) => unknown>(serve: L, options?: FastPathOptions): L;
   /** Stops the expiry timer, aborts running work and closes listen streams. */
   close(): void;
 }

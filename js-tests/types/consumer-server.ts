@@ -4,7 +4,6 @@ import { McpServer, createMcpHandler, inputRequired } from '@modelcontextprotoco
 import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import http from 'node:http';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
 import type { TaskContext, TaskCreatedResult, TaskHandle, TaskToolPolicy } from 'mcp-task-core/server';
@@ -62,7 +61,8 @@ const wrapped: Transport = tasks.withTaskListen(new StdioServerTransport());
 void wrapped;
 
 // Node hosting: the fast path in front of the SDK's Node adapter.
-const listener = tasks.fastPath(toNodeHandler(handler), { maxRequestBodySize: 1 << 20 });
-http.createServer(listener);
+const serve = toNodeHandler(handler);
+const listener: typeof serve = tasks.fastPath(serve, { maxRequestBodySize: 1 << 20, responseMode: 'json' });
+void listener;
 // @ts-expect-error: only maxRequestBodySize and responseMode are options
 tasks.fastPath(toNodeHandler(handler), { maxBodySize: 1 });
