@@ -192,7 +192,7 @@ export function fastPath(tasks, serve, options = {}) {
           const error = errorOf(err);
           send(res, error.code === MISSING_CAPABILITY ? 400 : 200, { jsonrpc: '2.0', id: answer.id, error });
         },
-      );
+      ).catch(() => res.destroy()); // an answer that cannot be written: the exchange ends
     });
   };
 

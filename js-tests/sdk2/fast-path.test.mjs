@@ -172,6 +172,10 @@ test('good task requests: the same answers, without a server built for them', { 
     ['tasks/update with a wrapped answer (the SDK drops it)', asking('alice'), async (id) => request('tasks/update', { taskId: id, inputResponses: { [await inputKey(id)]: { method: 'elicitation/create', result: { action: 'accept' } } } }, { user: 'alice', id: 'update' })],
     ['tasks/update with requestState', asking('alice'), (id) => request('tasks/update', { taskId: id, requestState: 'opaque' }, { user: 'alice' })],
     ['tasks/update of a completed task', done('alice'), (id) => request('tasks/update', { taskId: id, inputResponses: {} }, { user: 'alice' })],
+    ["tasks/get of another user's task", waiting('alice'), (id) => request('tasks/get', { taskId: id }, { user: 'bob' })],
+    ["tasks/cancel of another user's task", waiting('alice'), (id) => request('tasks/cancel', { taskId: id }, { user: 'bob' })],
+    ["tasks/update of another user's task", asking('alice'), (id) => request('tasks/update', { taskId: id, inputResponses: {} }, { user: 'bob' })],
+    ["tasks/get of a user's task, anonymous", done('alice'), (id) => request('tasks/get', { taskId: id })],
     ['a token with no subject', done('alice'), (id) => request('tasks/get', { taskId: id }, { user: 'nosub' })],
   ];
   for (const [name, setup, make] of cases) {
