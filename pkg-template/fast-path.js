@@ -182,6 +182,7 @@ export function fastPath(tasks, serve, options = {}) {
         answer = null;
       }
       if (answer === null) return fallThrough(req, res, body);
+      // The SDK path's own call: no server (tasks/* never reads it), a 2026-07-28 server's state.
       tasks._taskMethod(null, { modern: true }, answer.method, answer.params, answer.ctx).then(
         (result) => {
           const encoded = encodeResult(result, serverInfo);
