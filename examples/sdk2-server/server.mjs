@@ -5,7 +5,8 @@
 // one engine.
 //
 // Routing: 2026-07-28 requests go to `createMcpHandler` (a fresh McpServer per request), wrapped
-// by `tasks.withTaskListen` for `subscriptions/listen` task notifications. 2025-11-25 traffic
+// by `tasks.withTaskListen` for `subscriptions/listen` task notifications; their tasks/get,
+// tasks/update and tasks/cancel are answered ahead of it by `tasks.fastPath`. 2025-11-25 traffic
 // goes to sessionful Streamable HTTP transports (the SDK's `isLegacyRequest` pattern): a
 // 2025-11-25 task that asks for input sends the request on the client's `tasks/result` stream,
 // and the client's answer must come back to the same server instance, which the entry's
@@ -219,7 +220,9 @@ const handler = {
     await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
   },
 };
-const serve = toNodeHandler(handler);
+// tasks/get, tasks/update and tasks/cancel of 2026-07-28 clients (their polls) answered from the
+// engine in the listener, with the SDK's checks; everything else goes to the handler.
+const serve = tasks.fastPath(toNodeHandler(handler));
 const httpServer = http.createServer((req, res) => {
   req.headers[ADDRESS_HEADER] = req.socket.remoteAddress; // replaces whatever the client sent
   serve(req, res);

@@ -1,5 +1,6 @@
 // P8: what an HTTP request costs. The SDK 2.x server hosted as the README recommends
-// (createMcpHandler + TasksExtension, served by toNodeHandler over node:http) against the floor: a
+// (createMcpHandler + TasksExtension, served by tasks.fastPath(toNodeHandler(...)) over node:http),
+// and without the fast path, against the floor: a
 // bare node:http server answering the same JSON bytes. One client (fetch, keep-alive), sequential
 // round trips, the hostings measured in turn within each round. Per op: a task `tools/call`
 // (create), `tasks/get` of a completed task, a plain `tools/call`. Servers: p8-server.mjs, and
@@ -86,10 +87,11 @@ async function timeOp(target, op, n, into = []) {
 }
 
 /**
- * The hostings of a run (p8-server.mjs's modes, and `example`: examples/sdk2-server). `reused` and
- * `light` are left out by default (figures in pkg-template/README.md); BENCH_P8_MODES=a,b,... picks.
+ * The hostings of a run (p8-server.mjs's modes, and `example`: examples/sdk2-server). `reused`,
+ * `light` and `engine-only` are left out by default (figures in pkg-template/README.md);
+ * BENCH_P8_MODES=a,b,... picks.
  */
-export const P7_MODES = (process.env.BENCH_P8_MODES ?? 'floor,floor-web,per-request,example,engine-only,node-engine').split(',');
+export const P7_MODES = (process.env.BENCH_P8_MODES ?? 'floor,floor-web,per-request,fast,fast-reused,example,node-engine').split(',');
 /** Ops measured per hosting (the engine-only bounds answer tasks/get only). */
 const opsOf = (mode) => (mode === 'engine-only' || mode === 'node-engine' ? ['get'] : P7_OPS);
 

@@ -5,8 +5,11 @@
 //                request's id: what any server answering the same JSON costs at least
 //   floor-web    the same answers from a web-standard handler behind toNodeHandler (the SDK's
 //                Node adapter, which every hosting below goes through)
-//   per-request  the README's hosting: toNodeHandler(tasks.withTaskListen(createMcpHandler(factory))),
-//                a new McpServer per request (the SDK's contract)
+//   per-request  toNodeHandler(tasks.withTaskListen(createMcpHandler(factory))), a new McpServer
+//                per request (the SDK's contract)
+//   fast         the README's hosting: the same behind tasks.fastPath (tasks/get, update and cancel
+//                answered from the engine in the listener, with the SDK's checks)
+//   fast-reused  the same, the factory handing out idle McpServers again (a pool)
 //   reused       the same, the factory handing out idle McpServers again (a pool)
 //   light        the same, tasks/* requests served by an McpServer with no tools registered
 //   engine-only  not a hosting (no checks): tasks/get answered from the engine ahead of the
@@ -69,7 +72,7 @@ if (MODE === 'floor-web') {
     return server;
   };
   let factory = build;
-  if (MODE === 'reused') {
+  if (MODE === 'reused' || MODE === 'fast-reused') {
     // An instance serves one exchange at a time: it is idle again when its exchange closes it.
     const idle = [];
     factory = () => {
@@ -90,7 +93,7 @@ if (MODE === 'floor-web') {
       tasks.install(server);
       return server;
     };
-  } else if (MODE !== 'per-request') {
+  } else if (MODE !== 'per-request' && MODE !== 'fast') {
     throw new Error(`MODE ${MODE}?`);
   }
   let handler = tasks.withTaskListen(createMcpHandler(factory, { legacy: 'reject' }));
@@ -109,7 +112,7 @@ if (MODE === 'floor-web') {
       },
     };
   }
-  const serve = toNodeHandler(handler);
+  const serve = MODE.startsWith('fast') ? tasks.fastPath(toNodeHandler(handler)) : toNodeHandler(handler);
   listener = (req, res) => {
     req.headers[ADDRESS_HEADER] = req.socket.remoteAddress;
     serve(req, res);

@@ -3,6 +3,7 @@
 import { McpServer, createMcpHandler, inputRequired } from '@modelcontextprotocol/server';
 import type { Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { CallToolResult, ServerContext } from '@modelcontextprotocol/server';
 import { TaskProtocolError, TasksExtension } from 'mcp-task-core/server';
 import type { TaskContext, TaskCreatedResult, TaskHandle, TaskToolPolicy } from 'mcp-task-core/server';
@@ -58,3 +59,10 @@ void cap;
 // stdio: the server transport given to serveStdio, wrapped.
 const wrapped: Transport = tasks.withTaskListen(new StdioServerTransport());
 void wrapped;
+
+// Node hosting: the fast path in front of the SDK's Node adapter.
+const serve = toNodeHandler(handler);
+const listener: typeof serve = tasks.fastPath(serve, { maxRequestBodySize: 1 << 20, responseMode: 'json' });
+void listener;
+// @ts-expect-error: only maxRequestBodySize and responseMode are options
+tasks.fastPath(toNodeHandler(handler), { maxBodySize: 1 });

@@ -25,6 +25,7 @@ import { refuseUnknownOptions } from '../core/errors.js';
 import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
 import { PROTOCOL } from '../core/protocol.js';
+import { fastPath } from './sdk-v2-fast-path.js';
 
 const { extensionId: EXTENSION_ID, legacyTaskSupport: LEGACY_TASK_SUPPORT } = PROTOCOL;
 const { extension: MODERN_VERSION, legacy: LEGACY_VERSION } = PROTOCOL.versions;
@@ -360,6 +361,12 @@ class TasksExtension {
     this._quotaKey = quotaKeyOption(options.quotaKey);
     // Tools that let a client with no task support follow a task (see _companionCall).
     this._companions = companionNames(options.companionTools);
+    // The fast path's quota key is the default one: a host's own function may read any of the
+    // SDK's context, which the fast path does not build.
+    this._defaultQuotaKey = typeof options.quotaKey !== 'function';
+    // The identity (serverInfo) of the installed servers, { text, value }: undefined before the
+    // first, null once two differ (the fast path then cannot tell which the SDK would stamp).
+    this._identity = undefined;
   }
 
   /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
@@ -385,6 +392,7 @@ class TasksExtension {
     }
     const state = { tools: new Map(), minted: new Map(), refusals: new Map(), modern: false };
     this._servers.set(server, state);
+    this._seeIdentity(sdkServer);
     sdkServer.registerCapabilities({ extensions: TasksExtension.capability() });
 
     // tools/call: the SDK's hook for wrapping a registered handler. Task tools are decided here,
@@ -513,6 +521,20 @@ class TasksExtension {
       return handler.fetch(request, options);
     };
     return { ...handler, fetch };
+  }
+
+  /**
+   * Wraps the Node listener `toNodeHandler(handler)` of `@modelcontextprotocol/node` (where
+   * `handler` serves 2026-07-28 with createMcpHandler): 2026-07-28 `tasks/get`, `tasks/update` and
+   * `tasks/cancel` are answered from the engine when the SDK would serve them and answer the same
+   * (same checks, principal from `req.auth`, result, status), without building a server for the
+   * request; every other request goes to `serve` unchanged. `options`: `maxRequestBodySize` and
+   * `responseMode` when given to toNodeHandler / createMcpHandler (`'sse'`: nothing is answered
+   * here). Authentication belongs before it (it sets `req.auth`): the factory is not called for
+   * what it answers.
+   */
+  fastPath(serve, options) {
+    return fastPath(this, serve, options);
   }
 
   /** Stops the expiry timer and aborts every running task's work. The engine stays usable. */
@@ -918,6 +940,23 @@ class TasksExtension {
 
   // ----------------------------------------------------------------------------------------
   // Engine plumbing
+
+  /**
+   * Records an installed server's identity: what the SDK stamps as `serverInfo` on its results
+   * (it reads the same field, Server._serverInfo; there is no public getter).
+   */
+  _seeIdentity(sdkServer) {
+    if (this._identity === null) return;
+    const info = sdkServer._serverInfo;
+    const text = isPlainObject(info) ? JSON.stringify(info) : null;
+    if (text === null || (this._identity !== undefined && this._identity.text !== text)) this._identity = null;
+    else this._identity ??= { text, value: JSON.parse(text) };
+  }
+
+  /** The serverInfo the fast path stamps, or null when it cannot be sure of the SDK's answer. */
+  _fastServerInfo() {
+    return this._defaultQuotaKey && this._identity ? this._identity.value : null;
+  }
 
   /** The principal of a request's `authInfo`, as the `principal` option decides it. */
   _principal(authInfo) {

@@ -855,7 +855,7 @@ export interface ProtocolConstants {
   extensionId: 'io.modelcontextprotocol/tasks';
   /** `capabilities.extensions` of a `server/discover` result: `{ "io.modelcontextprotocol/tasks": {} }`. */
   extensionCapability: { [extension: string]: object };
-  meta: { protocolVersion: string; clientCapabilities: string; clientInfo: string; serverInfo: string; subscriptionId: string; relatedTask: string };
+  meta: { protocolVersion: string; clientCapabilities: string; clientInfo: string; serverInfo: string; logLevel: string; subscriptionId: string; relatedTask: string };
   errors: {
     parseError: -32700;
     invalidRequest: -32600;
@@ -867,6 +867,7 @@ export interface ProtocolConstants {
     unsupportedProtocolVersion: -32022;
     connectionClosed: -32000;
     requestTimeout: -32001;
+    resourceNotFound: -32002;
   };
   /** The `data` of a -32021 refusal for want of the tasks extension. */
   missingCapabilityData: { requiredCapabilities: { extensions: { [extension: string]: object } } };

@@ -28,6 +28,14 @@ import type {
 import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/storage';
 
+/** What `fastPath` must know of the SDK hosting it sits in front of. */
+export interface FastPathOptions {
+  /** The `maxRequestBodySize` given to `toNodeHandler` / `createMcpHandler` (default: theirs, 4 MiB). */
+  maxRequestBodySize?: number;
+  /** The `responseMode` given to `createMcpHandler`: with `'sse'` every request goes to the SDK. */
+  responseMode?: 'auto' | 'json' | 'sse';
+}
+
 /**
  * A tool's task policy, decided per request by the engine:
  * - `'required'`: always a task; a client that did not declare the extension gets `-32021`
@@ -299,6 +307,19 @@ export declare class TasksExtension {
    *   serveStdio(factory, { transport: tasks.withTaskListen(new StdioServerTransport()) });
    */
   withTaskListen(transport: Transport): Transport;
+  /**
+   * Node hosting: wraps `toNodeHandler(handler)` of `@modelcontextprotocol/node` (`handler` serving
+   * 2026-07-28 through `createMcpHandler`). A 2026-07-28 `tasks/get`, `tasks/update` or
+   * `tasks/cancel` is answered in the listener from the engine, with no `McpServer` built for it,
+   * when the SDK would serve it and answer the same: the SDK's own classifier and Content-Type
+   * test, the body limit, the `Mcp-Name` rule, the principal of `req.auth`, the SDK's result
+   * encoding, status and content type. Everything else (other methods, 2025-11-25 traffic, every
+   * request the SDK would refuse, bodies over 64 KiB or without Content-Length) goes to `serve`
+   * with its body unchanged. Off until the first `McpServer` is installed (its `serverInfo` is
+   * stamped on results; servers of different identities, or a `quotaKey` function, turn it off).
+   * The factory is not called for what it answers: authenticate before it (set `req.auth`).
+   */
+  fastPath<L extends (req: any, res: any, parsedBody?: any) => unknown>(serve: L, options?: FastPathOptions): L;
   /** Stops the expiry timer, aborts running work and closes listen streams. */
   close(): void;
 }

@@ -23,14 +23,18 @@ pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 pub const CONNECTION_CLOSED: i64 = -32000;
 /// The TypeScript SDKs' code for a request not answered in time.
 pub const REQUEST_TIMEOUT: i64 = -32001;
+/// Resource not found (the SDKs send it as -32602 from a tool's throw).
+pub const RESOURCE_NOT_FOUND: i64 = -32002;
+/// `_meta` key of a request's log level (the 2026-07-28 envelope).
+pub const LOG_LEVEL_META: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key of a `server/discover` result's server name and version.
 pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 
 /// The constants object:
 /// `{ versions: { extension, legacy }, extensionId, extensionCapability, meta: { protocolVersion, clientCapabilities,
-/// clientInfo, serverInfo, subscriptionId, relatedTask }, errors: { parseError, invalidRequest,
+/// clientInfo, serverInfo, logLevel, subscriptionId, relatedTask }, errors: { parseError, invalidRequest,
 /// methodNotFound, invalidParams, internalError, headerMismatch, missingCapability,
-/// unsupportedProtocolVersion, connectionClosed, requestTimeout }, missingCapabilityData,
+/// unsupportedProtocolVersion, connectionClosed, requestTimeout, resourceNotFound }, missingCapabilityData,
 /// legacyTaskSupport: { [policy]: listed } }`.
 ///
 /// Written out as one literal (a `format!` of the constants cost the wasm build half a KiB);
@@ -46,9 +50,10 @@ pub const JSON: &str = concat!(
     r#""extensionCapability":{"io.modelcontextprotocol/tasks":{}},"#,
     r#""meta":{"protocolVersion":"io.modelcontextprotocol/protocolVersion","clientCapabilities":"io.modelcontextprotocol/clientCapabilities","#,
     r#""clientInfo":"io.modelcontextprotocol/clientInfo","serverInfo":"io.modelcontextprotocol/serverInfo","#,
-    r#""subscriptionId":"io.modelcontextprotocol/subscriptionId","relatedTask":"io.modelcontextprotocol/related-task"},"#,
+    r#""logLevel":"io.modelcontextprotocol/logLevel","subscriptionId":"io.modelcontextprotocol/subscriptionId","#,
+    r#""relatedTask":"io.modelcontextprotocol/related-task"},"#,
     r#""errors":{"parseError":-32700,"invalidRequest":-32600,"methodNotFound":-32601,"invalidParams":-32602,"internalError":-32603,"#,
-    r#""headerMismatch":-32020,"missingCapability":-32021,"unsupportedProtocolVersion":-32022,"connectionClosed":-32000,"requestTimeout":-32001},"#,
+    r#""headerMismatch":-32020,"missingCapability":-32021,"unsupportedProtocolVersion":-32022,"connectionClosed":-32000,"requestTimeout":-32001,"resourceNotFound":-32002},"#,
     r#""missingCapabilityData":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},"#,
     r#""legacyTaskSupport":{"required":"required","optional":"optional","perCall":"optional","forbidden":"forbidden"}}"#
 );
@@ -69,6 +74,7 @@ mod tests {
             ("clientCapabilities", CLIENT_CAPABILITIES_META),
             ("clientInfo", CLIENT_INFO_META),
             ("serverInfo", SERVER_INFO_META),
+            ("logLevel", LOG_LEVEL_META),
             ("subscriptionId", SUBSCRIPTION_ID_META),
             ("relatedTask", RELATED_TASK),
         ];
@@ -87,6 +93,7 @@ mod tests {
             ("unsupportedProtocolVersion", UNSUPPORTED_PROTOCOL_VERSION),
             ("connectionClosed", CONNECTION_CLOSED),
             ("requestTimeout", REQUEST_TIMEOUT),
+            ("resourceNotFound", RESOURCE_NOT_FOUND),
         ];
         for (key, value) in errors {
             assert_eq!(c["errors"][key], value, "errors.{key}");
