@@ -29,6 +29,14 @@ export interface OperatorTaskDetail extends OperatorTask {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** An input request a task waits on (an elicitation, a sampling request, ...). */
+export interface OperatorInputRequest {
+  /** The request's JSON-RPC id, as JSON text (how `answer` names it). */
+  requestId: string;
+  method: string;
+  params: Record<string, unknown>;
+}
+
 /**
  * What the console reads: every task of the server, whatever context created it. Trusted,
  * server-side access: give it only to the console (or other operator tools), never to a client.
@@ -41,6 +49,17 @@ export interface OperatorView {
   /** Cancels the task (its running work is told to stop). Rejects for a task that already ended. */
   cancel(taskId: string, message?: string): Promise<void>;
   /**
+   * Optional (with `answer`): the input requests a task waits on, or `null` for no live task.
+   * Without the pair the console shows that a task waits but cannot answer it.
+   */
+  input?(taskId: string): Promise<OperatorInputRequest[] | null>;
+  /**
+   * Optional (with `input`): answers a task's input request with `result` (e.g. an
+   * `ElicitResult`); the waiting work gets it as it would get its client's answer. Rejects when
+   * the task does not wait on that request.
+   */
+  answer?(taskId: string, requestId: string, result: Record<string, unknown>): Promise<void>;
+  /**
    * Optional change hook: `listener(taskId)` after a task changed. The console lists again at
    * once; without the hook (or for changes it misses) it lists every `pollMs`.
    */
@@ -52,17 +71,20 @@ export interface OperatorView {
  * `store.allSessions()`. It wraps this store's `createTask`, `updateTaskStatus` and
  * `storeTaskResult` (calling the originals) to note each task's tool and session and to report
  * changes at once. Tasks created before the view, or by another instance on the same storage,
- * have `tool` and `context` `null`.
+ * have `tool` and `context` `null`. No `input`/`answer`: SDK 1.x carries a task's input requests
+ * and their answers in its own Protocol (its message queue and response handlers), not in the
+ * store, so the console shows that such a task waits but cannot answer it.
  */
 export declare function sdkOperatorView(store: WasmTaskStore): OperatorView;
 
 /**
  * The operator view of a `TasksExtension` (SDK 2.x): the tasks its engine holds, each read in
- * its own context (the principal), cancelled through the runtime (the work's `signal` fires).
- * No change hook (the console polls); `tool` is `null` (the runtime does not keep it). With
- * `storage`, the tasks this instance holds.
+ * its own context (the principal), cancelled through the runtime (the work's `signal` fires),
+ * and their input requests, answered as the client would answer them (`tasks/update`, or the
+ * 2025-11-25 response). No change hook (the console polls); `tool` is `null` (the runtime does
+ * not keep it). With `storage`, the tasks this instance holds.
  */
-export declare function tasksExtensionOperatorView(tasks: TasksExtension): OperatorView;
+export declare function tasksExtensionOperatorView(tasks: TasksExtension): Required<Omit<OperatorView, 'subscribe'>>;
 
 export interface TaskConsoleOptions {
   /**
@@ -87,8 +109,10 @@ export interface TaskConsole {
   /**
    * The fetch-style handler (a Worker or Durable Object route): `GET basePath/` the page,
    * `GET basePath/events` server-sent events (`snapshot`, `task`, `gone`, `feed`),
-   * `GET basePath/tasks[?status=]` and `GET basePath/tasks/{id}` JSON,
-   * `POST basePath/tasks/{id}/cancel` (JSON body `{ "message"?: string }`).
+   * `GET basePath/tasks[?status=]` and `GET basePath/tasks/{id}` JSON (with `inputRequests`
+   * while the task waits on input, when the view has `input`), `POST basePath/tasks/{id}/cancel`
+   * (JSON body `{ "message"?: string }`), `POST basePath/tasks/{id}/answer` (JSON body
+   * `{ "requestId": string, "result": object }`).
    */
   fetch(request: Request): Promise<Response>;
   /** The same for Node's `http` server. */
