@@ -11,6 +11,7 @@ import { drainOutputs } from './extras.js';
 
 const MISSING_CAPABILITY = -32021;
 const INVALID_PARAMS = -32602;
+const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
 const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
@@ -245,7 +246,13 @@ class TaskRuntime {
       const message =
         dialect === '2025-11-25'
           ? { jsonrpc: '2.0', id, result }
-          : { jsonrpc: '2.0', id: `mcp-task-core/operator:${requestId}`, method: 'tasks/update', params: { taskId, inputResponses: { [String(id)]: result } } };
+          : {
+              jsonrpc: '2.0',
+              id: `mcp-task-core/operator:${requestId}`,
+              method: 'tasks/update',
+              // As the client that speaks the extension sends it (the engine names the extension).
+              params: { taskId, inputResponses: { [String(id)]: result }, _meta: { [CLIENT_CAPABILITIES_META]: { extensions: JSON.parse(engine.constructor.extensionCapabilityJson()) } } },
+            };
       const reply = engine.handle(JSON.stringify(message), context, { dialect });
       const error = reply === null || reply === undefined ? undefined : JSON.parse(reply).error;
       if (error !== undefined) throw this.#rpcError(error.code, error.message, error.data);

@@ -1,0 +1,95 @@
+// The task console as a route of a Durable Object (TaskEngineObject#taskConsole), in workerd
+// through Miniflare, in headless Chromium: clients of two contexts create tasks over the MCP
+// endpoint (2026-07-28), the page shows them live, answers an input request (which completes the
+// task) and cancels one (its work's signal fires); a request without the cookie is refused. The
+// operator view is no part of the MCP endpoint: an object without taskConsole() serves no page.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { withChromium } from './helpers/browser.mjs';
+import { ASK, walkThroughConsole } from './helpers/console-browser.mjs';
+import { startWorker } from './durable/fixtures/do-miniflare.mjs';
+
+// One object ("default") holds every task; the context is the caller's x-user header. The work
+// of `hold` notes its abort, which the plain tool `aborted` reports.
+const WORKER = `
+import { TaskEngineObject, routeToTaskObject } from 'mcp-task-core/durable-object';
+const ASK = ${JSON.stringify(ASK)};
+export class Tasks extends TaskEngineObject {
+  aborted = new Set();
+  engineOptions() { return { ttl: { defaultMs: 60_000 }, pollIntervalMs: 50 }; }
+  tools() { return { hold: { taskSupport: 'required' }, ask: { taskSupport: 'required' }, aborted: {} }; }
+  contextOf(request) { return request.headers.get('x-user') ?? 'anonymous'; }
+  taskConsole() {
+    return { title: 'durable object', pollMs: 100, authorize: (request) => (request.headers.get('cookie') ?? '').split(/;\\s*/).includes('ops=opensesame') };
+  }
+  async execute(task, work) {
+    if (work.request.params.name === 'ask') {
+      const answer = await work.elicit(ASK);
+      return { content: [{ type: 'text', text: 'Hello, ' + answer.content.name + '!' }] };
+    }
+    await work.setStatus('holding until cancelled');
+    await new Promise((resolve) => work.signal.addEventListener('abort', resolve, { once: true }));
+    this.aborted.add(task.taskId);
+  }
+  async forward(message) {
+    const m = JSON.parse(message);
+    if (m.method === 'tools/call' && m.params.name === 'aborted') return JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: JSON.stringify([...this.aborted]) }] } });
+    return super.forward(message);
+  }
+}
+export class Plain extends TaskEngineObject {}
+export default {
+  fetch: (request, env) => routeToTaskObject(request, new URL(request.url).pathname.startsWith('/plain') ? env.PLAIN : env.TASKS, () => 'default'),
+};
+`;
+
+let worker;
+before(async () => {
+  worker = await startWorker({ prefix: 'mcp-task-core-console-do-', source: WORKER, bindings: { TASKS: 'Tasks', PLAIN: 'Plain' } });
+});
+after(async () => {
+  await worker?.dispose();
+});
+
+const CAPABILITIES = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+let seq = 0;
+/** One 2026-07-28 request to the MCP endpoint as `user`: its result. */
+async function rpc(user, method, params, path = '/mcp') {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: user, version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES };
+  const name = method === 'tools/call' ? params.name : params.taskId;
+  const headers = { 'content-type': 'application/json', accept: 'application/json', 'x-user': user, 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, 'mcp-name': name };
+  const res = await fetch(new URL(path, worker.url), { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: ++seq, method, params: { ...params, _meta: meta } }) });
+  const body = await res.json();
+  assert.equal(body.error, undefined, `${method}: ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+test('chromium, a Durable Object in Miniflare: the console route shows tasks of every context live, answers an input request, cancels a task', { timeout: 90_000 }, async () => {
+  const users = new Map();
+  const host = {
+    origin: new URL(worker.url).origin,
+    consolePath: '/console',
+    // Two callers (two contexts) of the one object.
+    start: async (tool) => {
+      const user = tool === 'hold' ? 'alice' : 'bob';
+      const { taskId } = await rpc(user, 'tools/call', { name: tool, arguments: {} });
+      users.set(taskId, user);
+      return taskId;
+    },
+    status: async (taskId) => (await rpc(users.get(taskId), 'tasks/get', { taskId })).status,
+    aborted: async (taskId) => JSON.parse((await rpc('alice', 'tools/call', { name: 'aborted', arguments: {} })).content[0].text).includes(taskId),
+  };
+  await withChromium(async (page) => {
+    const { held, asking } = await walkThroughConsole(page, host);
+    assert.equal(await page.locator('h1').innerText(), 'durable object');
+    // Each task in its own context, listed together.
+    await page.selectOption('#f-context', 'alice');
+    assert.deepEqual(await page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.taskId)), [held]);
+    await page.selectOption('#f-context', 'bob');
+    assert.deepEqual(await page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.dataset.taskId)), [asking]);
+  });
+  // An object without taskConsole() has no console: the path is the MCP endpoint's (POST only).
+  const plain = await fetch(new URL('/plain/console/tasks', worker.url), { headers: { cookie: 'ops=opensesame' } });
+  assert.equal(plain.status, 405);
+  assert.doesNotMatch(await plain.text(), /taskId/);
+});
