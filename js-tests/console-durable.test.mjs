@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { withChromium } from './helpers/browser.mjs';
-import { ASK, walkThroughConsole } from './helpers/console-browser.mjs';
+import { ASK, until, walkThroughConsole } from './helpers/console-browser.mjs';
 import { startWorker } from './durable/fixtures/do-miniflare.mjs';
 
 // One object ("default") holds every task; the context is the caller's x-user header. The work
@@ -92,4 +92,31 @@ test('chromium, a Durable Object in Miniflare: the console route shows tasks of 
   const plain = await fetch(new URL('/plain/console/tasks', worker.url), { headers: { cookie: 'ops=opensesame' } });
   assert.equal(plain.status, 405);
   assert.doesNotMatch(await plain.text(), /taskId/);
+});
+
+test('the console answers a 2025-11-25 task’s input request as the client’s JSON-RPC response would; a wrong request or body is refused', { timeout: 30_000 }, async () => {
+  const legacy = async (method, params) => {
+    const res = await fetch(new URL('/mcp', worker.url), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'x-user': 'carol' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++seq, method, params }) });
+    const body = await res.json();
+    assert.equal(body.error, undefined, `${method}: ${JSON.stringify(body.error)}`);
+    return body.result;
+  };
+  const ops = (route, init = {}) => fetch(new URL(`/console${route}`, worker.url), { ...init, headers: { cookie: 'ops=opensesame', 'content-type': 'application/json', ...init.headers } });
+  const { taskId } = (await legacy('tools/call', { name: 'ask', arguments: {}, task: { ttl: 60_000 } })).task;
+  const waiting = await until(async () => {
+    const task = await (await ops(`/tasks/${taskId}`)).json();
+    return task.status === 'input_required' && task;
+  }, 'the task to wait on input');
+  assert.equal(waiting.context, 'carol');
+  assert.equal(waiting.inputRequests.length, 1, JSON.stringify(waiting));
+  const [request] = waiting.inputRequests;
+  assert.equal(request.method, 'elicitation/create');
+  assert.equal(request.params.message, ASK.message);
+  const answer = (body) => ops(`/tasks/${taskId}/answer`, { method: 'POST', body: JSON.stringify(body) });
+  assert.equal((await answer({ requestId: '"not-asked"', result: { action: 'decline' } })).status, 409);
+  assert.equal((await answer({ requestId: request.requestId, result: 'yes' })).status, 400);
+  assert.equal((await answer({ requestId: request.requestId, result: { action: 'accept', content: { name: 'Grace' } } })).status, 200);
+  await until(async () => (await legacy('tasks/get', { taskId })).status === 'completed', 'the task to complete');
+  const result = await legacy('tasks/result', { taskId });
+  assert.equal(result.content[0].text, 'Hello, Grace!');
 });
