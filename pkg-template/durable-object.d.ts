@@ -3,7 +3,21 @@
 // MCP server over Streamable HTTP. `Request`, `Response` and `AbortSignal` are the Workers
 // globals (@cloudflare/workers-types, or the DOM lib).
 import type { AuditOutput, JsonRpcRequest, TaskEngineOptions, TaskSupport, TextExecuteOutput, TextTaskEngine } from 'mcp-task-core';
-import type { OperatorView, TaskConsoleOptions } from 'mcp-task-core/console';
+import type { OperatorView } from './operator-view.js';
+
+/** What `taskConsole()` returns: the options of mcp-task-core/console's `taskConsole`, `authorize` required. */
+export interface TaskObjectConsole {
+  /** Decides each console request: `true` serves it, anything else (or a throw) answers 403. */
+  authorize(request: Request): boolean | Promise<boolean>;
+  /** Where the console is (default `/console`); not the MCP endpoint's path. */
+  basePath?: string;
+  /** The page's heading (default `Tasks`). */
+  title?: string;
+  /** How often the open event streams' poller lists the tasks, in ms (default 500). */
+  pollMs?: number;
+  /** Errors of `authorize` and of the view. Default: the object's `error()`. */
+  onerror?(err: unknown): void;
+}
 
 /** The parts of a Durable Object namespace binding used for routing. */
 export interface TaskObjectNamespace {
@@ -180,7 +194,7 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
    * its options, with `authorize` required and `basePath` (default `/console`) not the MCP
    * endpoint's path; requests under `basePath` go to the console. Default: null (no console).
    */
-  taskConsole(): (TaskConsoleOptions & { authorize: NonNullable<TaskConsoleOptions['authorize']> }) | null;
+  taskConsole(): TaskObjectConsole | null;
   /**
    * The trusted, server-side view of every task of this object, whatever context created it:
    * list (with a status filter), get, cancel (the work's signal fires), a task's pending input
