@@ -37,6 +37,11 @@ async function startHost() {
       const answer = await task.elicit(ASK);
       return text(`Hello, ${answer.content.name}!`);
     });
+    // A sampling request: no form for it, the page takes a JSON answer.
+    tasks.registerTool(mcp, 'sample', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
+      const answer = await task.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'Six times seven?' } }], maxTokens: 10 });
+      return text(`The model said ${answer.content.text}`);
+    });
     return mcp;
   });
   const con = taskConsole(tasksExtensionOperatorView(tasks), { authorize: cookieAuthorize, pollMs: 100, title: 'sdk2 server' });
@@ -53,7 +58,7 @@ async function startHost() {
   const origin = `http://127.0.0.1:${httpServer.address().port}`;
   const overHttp = { fetch: async (request) => fetch(`${origin}/mcp`, { method: 'POST', headers: request.headers, body: await request.text() }) };
   const client = modernClient(overHttp);
-  const capabilities = { elicitation: { form: {} } };
+  const capabilities = { elicitation: { form: {} }, sampling: {} };
   return {
     origin,
     consolePath: '/console',
@@ -82,5 +87,22 @@ test('chromium, SDK 2.x over HTTP: tasks appear live, an input request answered 
   await withChromium(async (page) => {
     const { asking } = await walkThroughConsole(page, host);
     assert.match(await page.locator('#detail-body').innerText(), new RegExp(asking));
+
+    // Anything but a form-shaped elicitation: the request as JSON, the answer typed as JSON.
+    const sampling = await host.start('sample');
+    const row = page.locator(`tr[data-task-id="${sampling}"]`);
+    await page.waitForSelector(`tr[data-task-id="${sampling}"][data-status=input_required]`);
+    await row.locator('button.id').click();
+    const area = page.getByRole('textbox', { name: 'Answer (a JSON object)' });
+    await area.waitFor();
+    assert.match(await page.locator('#detail-body section.input pre').innerText(), /Six times seven\?/);
+    await area.fill('not json');
+    await page.getByRole('button', { name: 'Send answer' }).click();
+    await page.getByText(/^Not JSON:/).waitFor();
+    await area.fill(JSON.stringify({ role: 'assistant', content: { type: 'text', text: '42' }, model: 'operator' }));
+    await page.getByRole('button', { name: 'Send answer' }).click();
+    await page.waitForSelector(`tr[data-task-id="${sampling}"][data-status=completed]`);
+    await page.waitForSelector('#detail-body pre.outcome');
+    assert.match(await page.locator('#detail-body pre.outcome').innerText(), /The model said 42/);
   });
 });
