@@ -4,12 +4,15 @@
 // page shows them live, answers an input request (which completes the task) and cancels one
 // (its work's signal fires); a request without the cookie is refused.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { withChromium } from './helpers/browser.mjs';
 import { ASK, cookieAuthorize, walkThroughConsole } from './helpers/console-browser.mjs';
+import { REPO_ROOT } from './helpers/package.mjs';
 import { installWithSdk2, modernClient } from './sdk2/harness.mjs';
 
 let pkg;
@@ -85,7 +88,11 @@ after(async () => {
 
 test('chromium, SDK 2.x over HTTP: tasks appear live, an input request answered from the page completes its task, a cancel stops the work', { timeout: 90_000 }, async () => {
   await withChromium(async (page) => {
-    const { asking } = await walkThroughConsole(page, host);
+    // UPDATE_SCREENSHOT=1 writes the page with its answer form to docs/console-input.png (the README shows it).
+    const shot = process.env.UPDATE_SCREENSHOT ? path.join(REPO_ROOT, 'docs', 'console-input.png') : path.join(os.tmpdir(), `console-input-${process.pid}.png`);
+    const { asking } = await walkThroughConsole(page, { ...host, screenshot: shot });
+    assert.deepEqual([...fs.readFileSync(shot).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+    if (!process.env.UPDATE_SCREENSHOT) fs.rmSync(shot);
     assert.match(await page.locator('#detail-body').innerText(), new RegExp(asking));
 
     // Anything but a form-shaped elicitation: the request as JSON, the answer typed as JSON.

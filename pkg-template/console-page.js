@@ -45,7 +45,7 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .75rem;margin:0 0 1rem}
 .note{border-left:3px solid var(--input);padding:.25rem .6rem;margin:0 0 1rem}
 section.input{border-left:3px solid var(--input);padding:.1rem 0 .1rem .75rem;margin:0 0 1rem}.ask{margin:.25rem 0 .5rem;font-weight:600}
 form.answer{display:flex;flex-direction:column;align-items:stretch;gap:.5rem;margin:.5rem 0}
-.answer input:not([type=checkbox]),.answer textarea,.answer select{font:inherit;color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.3rem .5rem;max-width:none}
+.answer input:not([type=checkbox]),.answer textarea,.answer select{font:inherit;font-size:.9rem;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.3rem .5rem;max-width:none}
 .answer textarea{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem}.answer input[type=checkbox]{align-self:start}
 .buttons{display:flex;gap:.5rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
@@ -166,7 +166,7 @@ function row(t) {
 let outcome = { taskId: null, status: null, body: null };
 // The input requests of the selected task, built once per change of the task: what the operator
 // types survives the live updates of the page.
-let input = { taskId: null, at: null, body: null };
+let input = { taskId: null, at: null, body: null, ids: null };
 function select(taskId) {
   selected = taskId;
   draw();
@@ -189,20 +189,28 @@ async function loadOutcome(t) {
   detail();
 }
 async function loadInput(t) {
-  input = { taskId: t.taskId, at: t.lastUpdatedAt, body: el('p', { class: 'muted' }, 'loading the input request…') };
+  const same = input.taskId === t.taskId;
+  input = { taskId: t.taskId, at: t.lastUpdatedAt, body: same ? input.body : el('p', { class: 'muted' }, 'loading the input request…'), ids: same ? input.ids : null };
   let body;
+  let ids = null;
   try {
     const res = await fetch('tasks/' + encodeURIComponent(t.taskId), { headers: { accept: 'application/json' } });
     const data = await res.json();
     if (!res.ok) body = el('p', { class: 'muted' }, data.error ?? res.statusText);
     else if (!Array.isArray(data.inputRequests)) body = el('p', { class: 'note' }, 'Waiting for input from the client that created the task. This server\\'s operator view does not expose input requests, so they cannot be answered from here.');
     else if (data.inputRequests.length === 0) body = el('p', { class: 'muted' }, 'No input request is pending.');
-    else body = el('div', {}, ...data.inputRequests.map((r) => inputForm(t.taskId, r)));
+    else {
+      ids = data.inputRequests.map((r) => r.requestId).join('\\n');
+      // The same requests as shown: the form the operator may be filling stays as it is.
+      if (ids === input.ids) return;
+      body = el('div', {}, ...data.inputRequests.map((r) => inputForm(t.taskId, r)));
+    }
   } catch (err) {
     body = el('p', { class: 'muted' }, 'Could not load the input request: ' + err.message);
   }
   if (input.taskId !== t.taskId || input.at !== t.lastUpdatedAt) return;
   input.body = body;
+  input.ids = ids;
   shownDetail = null;
   detail();
 }

@@ -26,7 +26,8 @@ export async function until(predicate, what, ms = 10_000) {
 
 /**
  * `host`: `{ origin, consolePath, start(tool) -> taskId, status(taskId) -> string, aborted(taskId)
- * -> boolean | Promise<boolean> }`; its tools: `hold` (sets a status message, then waits for its
+ * -> boolean | Promise<boolean>, screenshot? }` (`screenshot`: a PNG path for the page with the
+ * filled answer form); its tools: `hold` (sets a status message, then waits for its
  * signal) and `ask` (elicits ASK, completes with `Hello, <name>!`).
  */
 export async function walkThroughConsole(page, host) {
@@ -60,6 +61,7 @@ export async function walkThroughConsole(page, host) {
   assert.equal(await page.locator('#detail-body .ask').innerText(), ASK.message);
   assert.equal(await form.locator('input[name=name]').getAttribute('required'), '');
   await form.getByLabel('name').fill('Ada');
+  if (host.screenshot) await page.screenshot({ path: host.screenshot });
   await form.getByRole('button', { name: 'Accept' }).click();
   await page.waitForSelector(`tr[data-task-id="${asking}"][data-status=completed]`);
   await page.waitForSelector('#detail-body pre.outcome');
