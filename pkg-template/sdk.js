@@ -1295,22 +1295,6 @@ function propagateTaskCreationErrors(server) {
   if (handlers[PROPAGATING]) return server;
   const get = handlers.get;
   const wrapped = new WeakMap();
-  /**
-   * The extra of a task started for a client with no task support: such a client never calls
-   * tasks/result, so it could never answer the work's requests. They reject at once with -32021
-   * and nothing is sent or queued (the task does not move to input_required), as with
-   * TasksExtension's companion tools.
-   * @param {any} extra
-   */
-  const withoutInput = (extra) => ({
-    ...extra,
-    sendRequest: async (/** @type {any} */ r) => {
-      throw new JsonRpcError(MISSING_CAPABILITY, `Missing required client capability: the client declared no task support, so it cannot answer ${r?.method} for a task`, {
-        requiredCapabilities: { tasks: {} },
-      });
-    },
-  });
-
   Object.defineProperty(handlers, 'get', {
     configurable: true,
     writable: true,
