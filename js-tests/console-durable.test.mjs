@@ -108,6 +108,9 @@ test('the console answers a 2025-11-25 task’s input request as the client’s 
     return task.status === 'input_required' && task;
   }, 'the task to wait on input');
   assert.equal(waiting.context, 'carol');
+  // The view's status filter, across the object's contexts.
+  const listed = await (await ops('/tasks?status=input_required')).json();
+  assert.deepEqual(listed.tasks.map((t) => [t.taskId, t.context]), [[taskId, 'carol']]);
   assert.equal(waiting.inputRequests.length, 1, JSON.stringify(waiting));
   const [request] = waiting.inputRequests;
   assert.equal(request.method, 'elicitation/create');
