@@ -300,7 +300,7 @@ function detail() {
   if ((t.status === 'completed' || t.status === 'failed') && (outcome.taskId !== t.taskId || outcome.status !== t.status)) void loadOutcome(t);
   const at = expiry(t);
   const items = [['Task', el('code', {}, t.taskId)], ['Status', badge(t.status)], ['Tool', t.tool ?? '—'], ['Context', t.context ? el('code', {}, t.context) : '—'],
-    ['Created', new Date(t.createdAt).toLocaleString()], ['Expires', at === null ? 'never' : new Date(at).toLocaleString() + ' (' + left(t) + ')']];
+    ['Created', new Date(t.createdAt).toLocaleString()], ['Expires', at === null ? 'never' : el('span', {}, new Date(at).toLocaleString() + ' (', el('span', { class: 'left', 'data-task-id': t.taskId }, left(t)), ')')]];
   if (t.pollInterval !== undefined) items.push(['Poll interval', t.pollInterval + ' ms']);
   const dl = el('dl', {}, ...items.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
   const timeline = el('ol', { class: 'timeline', 'aria-label': 'Status timeline' },
@@ -366,7 +366,7 @@ function connect() {
 }
 for (const id of ['f-status', 'f-tool', 'f-context']) $(id).addEventListener('change', render);
 $('detail-title').tabIndex = -1;
-setInterval(() => { for (const cell of document.querySelectorAll('td.ttl')) { const t = tasks.get(cell.dataset.taskId); if (t) cell.textContent = left(t); } }, 1000);
+setInterval(() => { for (const cell of document.querySelectorAll('td.ttl, #detail-body .left')) { const t = tasks.get(cell.dataset.taskId); if (t) cell.textContent = left(t); } }, 1000);
 connect();
 })();
 </script>

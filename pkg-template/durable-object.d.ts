@@ -199,7 +199,7 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
    * The trusted, server-side view of every task of this object, whatever context created it:
    * list (with a status filter), get, cancel (the work's signal fires), a task's pending input
    * requests and their answer (it reaches the work as the client's answer would). For the
-   * console and the Worker's operator tools; no request to the MCP endpoint reaches it.
+   * console and the object's operator tools; no request to the MCP endpoint reaches it.
    */
   operatorView(): Required<Omit<OperatorView, 'subscribe'>>;
   /** One JSON-RPC message: the reply text (a `tasks/result` on a running task waits for it), or null. */

@@ -237,7 +237,7 @@ export class TaskEngineObject extends DurableObject {
    * The trusted, server-side view of every task of this object, whatever context created it:
    * `list({ status? })`, `get`, `cancel` (the work's signal fires), `input` (a task's pending
    * input requests) and `answer` (reaches the work as its client's answer would). For the
-   * console and other operator tools of the Worker; no request to the MCP endpoint reaches it.
+   * console and other operator tools of the object; no request to the MCP endpoint reaches it.
    */
   operatorView() {
     return runtimeOperatorView(this.#runtime, async (taskId, message) => {
