@@ -38,14 +38,21 @@ export class Tasks extends TaskEngineObject {
   }
 }
 export class Plain extends TaskEngineObject {}
+// Lists only every minute: what the page sees after its snapshot comes from the cancel's own refresh.
+export class Slow extends Tasks {
+  taskConsole() {
+    return { ...super.taskConsole(), basePath: '/slow/console', pollMs: 60_000 };
+  }
+}
+const BINDINGS = { plain: 'PLAIN', slow: 'SLOW' };
 export default {
-  fetch: (request, env) => routeToTaskObject(request, new URL(request.url).pathname.startsWith('/plain') ? env.PLAIN : env.TASKS, () => 'default'),
+  fetch: (request, env) => routeToTaskObject(request, env[BINDINGS[new URL(request.url).pathname.split('/')[1]] ?? 'TASKS'], () => 'default'),
 };
 `;
 
 let worker;
 before(async () => {
-  worker = await startWorker({ prefix: 'mcp-task-core-console-do-', source: WORKER, bindings: { TASKS: 'Tasks', PLAIN: 'Plain' } });
+  worker = await startWorker({ prefix: 'mcp-task-core-console-do-', source: WORKER, bindings: { TASKS: 'Tasks', PLAIN: 'Plain', SLOW: 'Slow' } });
 });
 after(async () => {
   await worker?.dispose();
@@ -53,7 +60,7 @@ after(async () => {
 
 const CAPABILITIES = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
 let seq = 0;
-/** One 2026-07-28 request to the MCP endpoint as `user`: its result. */
+/** One 2026-07-28 request to the MCP endpoint (`path`) as `user`: its result. */
 async function rpc(user, method, params, path = '/mcp') {
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: user, version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': CAPABILITIES };
   const name = method === 'tools/call' ? params.name : params.taskId;
@@ -122,4 +129,33 @@ test('the console answers a 2025-11-25 task’s input request as the client’s 
   await until(async () => (await legacy('tasks/get', { taskId })).status === 'completed', 'the task to complete');
   const result = await legacy('tasks/result', { taskId });
   assert.equal(result.content[0].text, 'Hello, Grace!');
+});
+
+test("a change made by another request (a cancel) reaches the open event stream: each stream is written from its own request", { timeout: 30_000 }, async () => {
+  const ops = (route, init = {}) => fetch(new URL(`/slow/console${route}`, worker.url), { ...init, headers: { cookie: 'ops=opensesame', ...init.headers } });
+  const { taskId } = await rpc('dave', 'tools/call', { name: 'hold', arguments: {} }, '/slow/mcp');
+  const controller = new AbortController();
+  const stream = await ops('/events', { signal: controller.signal });
+  assert.equal(stream.status, 200);
+  const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const read = async (pattern) => {
+    const end = Date.now() + 5_000;
+    while (!pattern.test(text)) {
+      const left = end - Date.now();
+      assert.ok(left > 0, `no ${pattern} in the stream: ${text}`);
+      const chunk = await Promise.race([reader.read(), new Promise((resolve) => setTimeout(() => resolve(null), left))]);
+      if (chunk === null) continue;
+      assert.equal(chunk.done, false, `the stream ended: ${text}`);
+      text += chunk.value;
+    }
+  };
+  try {
+    await read(new RegExp(`event: snapshot\\ndata: .*"taskId":"${taskId}"`));
+    const cancel = await ops(`/tasks/${taskId}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(cancel.status, 200);
+    await read(new RegExp(`event: task\\ndata: \\{"taskId":"${taskId}","status":"cancelled"`));
+  } finally {
+    controller.abort();
+  }
 });

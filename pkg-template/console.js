@@ -134,7 +134,9 @@ export function tasksExtensionOperatorView(tasks) {
 
 /**
  * One poller shared by every open event stream of a console: lists the tasks every `pollMs`
- * (and at once when the view reports a change), and sends each stream what changed.
+ * (and at once when the view reports a change), and queues for each stream what changed. The
+ * streams drive it and write their own queue, each from its own timer: in workerd a response
+ * stream is written from the request that opened it, and its timers end with that request.
  */
 class Feed {
   /**
@@ -146,51 +148,64 @@ class Feed {
     this.view = view;
     this.pollMs = pollMs;
     this.onerror = onerror;
-    /** @type {Set<(event: string, data: unknown) => void>} */
+    /** @type {Set<{ push: (event: string, data: unknown) => void, greeted: boolean }>} */
     this.streams = new Set();
     /** taskId -> { json, task, timeline } */
     this.tasks = new Map();
-    this.timer = undefined;
     this.unsubscribe = undefined;
     this.running = false;
     this.again = false;
-    this.ready = null;
+    /** When the last listing ended (0: none yet since the first stream joined). */
+    this.listedAt = 0;
     /** While listing fails: the error's message (each stream is told once). */
     this.failing = null;
   }
 
-  /** @param {(event: string, data: unknown) => void} send */
-  async join(send) {
-    this.streams.add(send);
+  /**
+   * A stream joins: `push(event, data)` queues for it. It gets the snapshot once the tasks are
+   * listed (at once when they are).
+   * @param {(event: string, data: unknown) => void} push
+   */
+  join(push) {
+    const stream = { push, greeted: false };
+    this.streams.add(stream);
     if (this.streams.size === 1) this.start();
-    await this.ready;
-    if (!this.streams.has(send)) return;
-    send('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
-    if (this.failing !== null) send('feed', { ok: false, message: this.failing });
+    if (this.listedAt > 0) this.greet(stream);
+    else void this.refresh();
+    return stream;
   }
 
-  /** @param {(event: string, data: unknown) => void} send */
-  leave(send) {
-    if (this.streams.delete(send) && this.streams.size === 0) this.stop();
+  /** @param {{ push: (event: string, data: unknown) => void, greeted: boolean }} stream */
+  greet(stream) {
+    stream.greeted = true;
+    stream.push('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
+    if (this.failing !== null) stream.push('feed', { ok: false, message: this.failing });
+  }
+
+  /** @param {{ push: (event: string, data: unknown) => void, greeted: boolean }} stream */
+  leave(stream) {
+    if (this.streams.delete(stream) && this.streams.size === 0) this.stop();
   }
 
   start() {
     this.tasks.clear();
+    this.listedAt = 0;
     if (typeof this.view.subscribe === 'function') this.unsubscribe = this.view.subscribe(() => void this.refresh());
-    this.ready = this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.pollMs);
   }
 
   stop() {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }
 
+  /** Each open stream's timer: lists when the last listing is `pollMs` old. */
+  tick() {
+    if (this.streams.size > 0 && Date.now() - this.listedAt >= this.pollMs) void this.refresh();
+  }
+
   /** @param {string} event @param {unknown} data */
   broadcast(event, data) {
-    for (const send of this.streams) send(event, data);
+    for (const stream of this.streams) if (stream.greeted) stream.push(event, data);
   }
 
   /** Lists once (never two at a time: a change during a listing lists again after it). */
@@ -204,7 +219,9 @@ class Feed {
       do {
         this.again = false;
         await this.round();
-      } while (this.again && this.timer !== undefined);
+        this.listedAt = Date.now();
+        for (const stream of this.streams) if (!stream.greeted) this.greet(stream);
+      } while (this.again && this.streams.size > 0);
     } finally {
       this.running = false;
     }
@@ -301,36 +318,42 @@ export function taskConsole(view, options = {}) {
     }
   };
 
+  /** How often each open event stream writes what its queue holds (and lets the feed list). */
+  const flushMs = Math.min(pollMs, 100);
+
   /** @param {Request} request */
   const events = (request) => {
     const encoder = new TextEncoder();
-    /** @type {(event: string, data: unknown) => void} */
-    let send = () => {};
-    let heartbeat;
+    /** @type {string[]} */
+    const queue = [];
+    /** @type {any} */
+    let stream;
+    let timer;
+    let quietSince = Date.now();
     /** @type {() => void} */
     let end = () => {};
     const close = () => {
-      clearInterval(heartbeat);
-      feed.leave(send);
+      clearInterval(timer);
+      if (stream !== undefined) feed.leave(stream);
       closers.delete(end);
     };
     const body = new ReadableStream({
       start(controller) {
-        send = (event, data) => {
+        const write = (/** @type {string} */ text) => {
           try {
-            controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+            controller.enqueue(encoder.encode(text));
           } catch {
             close();
           }
+          quietSince = Date.now();
         };
-        controller.enqueue(encoder.encode('retry: 2000\n\n'));
-        heartbeat = setInterval(() => {
-          try {
-            controller.enqueue(encoder.encode(': keep-alive\n\n'));
-          } catch {
-            close();
-          }
-        }, HEARTBEAT_MS);
+        write('retry: 2000\n\n');
+        // Written from this stream's own timer only (see Feed).
+        timer = setInterval(() => {
+          feed.tick();
+          if (queue.length > 0) write(queue.splice(0).join(''));
+          else if (Date.now() - quietSince >= HEARTBEAT_MS) write(': keep-alive\n\n');
+        }, flushMs);
         end = () => {
           close();
           try {
@@ -341,7 +364,7 @@ export function taskConsole(view, options = {}) {
         };
         closers.add(end);
         request.signal?.addEventListener('abort', close, { once: true });
-        feed.join(send).catch(onerror);
+        stream = feed.join((event, data) => void queue.push(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
       },
       cancel: close,
     });

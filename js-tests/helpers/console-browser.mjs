@@ -63,7 +63,11 @@ export async function walkThroughConsole(page, host) {
   await form.getByLabel('name').fill('Ada');
   if (host.screenshot) await page.screenshot({ path: host.screenshot });
   await form.getByRole('button', { name: 'Accept' }).click();
-  await page.waitForSelector(`tr[data-task-id="${asking}"][data-status=completed]`);
+  await page.waitForSelector(`tr[data-task-id="${asking}"][data-status=completed]`).catch(async (err) => {
+    // What the page shows, and what the client sees.
+    err.message += `\ndetails: ${await page.locator('#detail-body').innerText()}\nrow: ${await row(asking).innerText()}\nclient: ${await host.status(asking)}`;
+    throw err;
+  });
   await page.waitForSelector('#detail-body pre.outcome');
   assert.match(await page.locator('#detail-body pre.outcome').innerText(), /Hello, Ada!/);
   assert.equal(await host.status(asking), 'completed', 'the client sees the task completed');
