@@ -164,7 +164,7 @@ after(async () => {
 });
 
 test('the package ships mcp-task-core/console (ESM, types)', () => {
-  for (const f of ['console/console.js', 'console/console-page.js', 'types/console.d.ts']) assert.ok(pkg.files.includes(f), `${f} in the tarball`);
+  for (const f of ['console/console.js', 'console/console-page.js', 'types/console.d.ts', 'runtime/operator-view.js', 'types/operator-view.d.ts']) assert.ok(pkg.files.includes(f), `${f} in the tarball`);
   assert.deepEqual(pkg.packageJson.exports['./console'], { types: './types/console.d.ts', import: './console/console.js', default: './console/console.js' });
 });
 
@@ -174,14 +174,22 @@ test('types: tsc accepts a host of the console (fetch and Node handlers, a view 
   const check = `import http from 'node:http';
 import { WasmTaskStore } from 'mcp-task-core/sdk';
 import { TasksExtension } from 'mcp-task-core/server';
-import { sdkOperatorView, taskConsole, tasksExtensionOperatorView, type OperatorView, type OperatorTask } from 'mcp-task-core/console';
+import { sdkOperatorView, taskConsole, tasksExtensionOperatorView, type OperatorInputRequest, type OperatorView, type OperatorTask } from 'mcp-task-core/console';
 const page = taskConsole(sdkOperatorView(new WasmTaskStore()), { authorize: async (request: Request) => request.headers.get('cookie') === 'ops=1', basePath: '/ops', pollMs: 1000, title: 'ops' });
 http.createServer((req, res) => void page.node(req, res));
 const answer: Promise<Response> = page.fetch(new Request('http://h/ops/'));
 const tasks: OperatorTask[] = [];
 const mine: OperatorView = { list: async () => tasks, get: async () => null, cancel: async () => {} };
 taskConsole(mine).close();
-taskConsole(tasksExtensionOperatorView(new TasksExtension()), { authorize: () => false }).close();
+const sdk2View = tasksExtensionOperatorView(new TasksExtension());
+taskConsole(sdk2View, { authorize: () => false }).close();
+const pending: Promise<OperatorInputRequest[] | null> = sdk2View.input('t');
+const answered: Promise<void> = sdk2View.answer('t', '"r1"', { action: 'accept', content: { name: 'Ada' } });
+const answering: OperatorView = { ...mine, input: async () => [{ requestId: '1', method: 'elicitation/create', params: {} }], answer: async () => {} };
+taskConsole(answering).close();
+void pending, answered;
+// @ts-expect-error an answer is a result object
+void sdk2View.answer('t', '"r1"', 'yes');
 void answer;
 // @ts-expect-error a view needs cancel
 taskConsole({ list: async () => tasks, get: async () => null });
@@ -191,11 +199,13 @@ taskConsole(mine, { authorize: () => 'yes' });
   fs.writeFileSync(path.join(pkg.dir, 'console-check.mts'), check);
   // --skipLibCheck keeps the run short (the SDK's .d.ts are big) but skips our declaration file
   // too: a copy of it is checked as a source in the same run.
-  fs.writeFileSync(path.join(pkg.dir, 'console-decl.mts'), fs.readFileSync(path.join(pkg.installed, 'types/console.d.ts'), 'utf8'));
+  const decl = fs.readFileSync(path.join(pkg.installed, 'types/console.d.ts'), 'utf8');
+  fs.writeFileSync(path.join(pkg.dir, 'console-decl.mts'), decl.replaceAll("'./operator-view.js'", "'./operator-view-decl.mjs'"));
+  fs.writeFileSync(path.join(pkg.dir, 'operator-view-decl.mts'), fs.readFileSync(path.join(pkg.installed, 'types/operator-view.d.ts'), 'utf8'));
   const tsc = path.join(JS_TESTS_DIR, 'node_modules', 'typescript', 'bin', 'tsc');
   const args = ['--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--lib', 'es2022,dom', '--types', 'node', '--skipLibCheck', '--typeRoots', path.join(JS_TESTS_DIR, 'node_modules', '@types')];
   try {
-    execFileSync(process.execPath, [tsc, ...args, 'console-check.mts', 'console-decl.mts'], { cwd: pkg.dir, encoding: 'utf8', timeout: 60_000 });
+    execFileSync(process.execPath, [tsc, ...args, 'console-check.mts', 'console-decl.mts', 'operator-view-decl.mts'], { cwd: pkg.dir, encoding: 'utf8', timeout: 60_000 });
   } catch (err) {
     assert.fail(`tsc failed:\n${err.stdout}${err.stderr}`);
   }
@@ -235,6 +245,10 @@ test('closed by default: without authorize every request is refused; with it, on
   // With the cookie, a cancel still needs the page's JSON request (no cross-site form post).
   const form = await fetch(`${host.url}/console/tasks/x/cancel`, { method: 'POST', headers: { cookie: COOKIE, 'content-type': 'application/x-www-form-urlencoded' }, body: 'a=1' });
   assert.equal(form.status, 403);
+  // SDK 1.x's view has no input/answer: the answer route says so.
+  const answer = await fetch(`${host.url}/console/tasks/x/answer`, { method: 'POST', headers: { cookie: COOKIE, 'content-type': 'application/json' }, body: '{"requestId":"1","result":{}}' });
+  assert.equal(answer.status, 404);
+  assert.match((await answer.json()).error, /does not answer input requests/);
   assert.ok(host.authorizeCalls.length >= 8);
 });
 

@@ -47,7 +47,7 @@ function setup() {
 
 test('extension lifecycle: create, input via tasks/update, inlined result', () => {
   const { engine, call, drain } = setup();
-  assert.deepEqual(JSON.parse(mod.TextTaskEngine.protocolJson()).extensionCapability, { 'io.modelcontextprotocol/tasks': {} });
+  assert.deepEqual(JSON.parse(mod.TextTaskRequestor.protocolJson()).extensionCapability, { 'io.modelcontextprotocol/tasks': {} });
   const created = call('tools/call', { name: 'slow', arguments: {} }).result;
   assertValidIn('extension', 'CreateTaskResult', created);
   assert.equal(created.resultType, 'task');

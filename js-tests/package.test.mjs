@@ -155,11 +155,11 @@ test('the exports map is the package table\'s, and the package is laid out by ro
 });
 
 // The engine owns the protocol: its error codes, versions and _meta keys reach the JS modules
-// through core/protocol.js, which the build writes from TextTaskEngine.protocolJson().
+// through core/protocol.js, which the build writes from TextTaskRequestor.protocolJson().
 test('core/protocol.js is the engine\'s constants, and no package module declares a code, version or _meta key of its own', async () => {
   const { PROTOCOL } = await import(pathToFileURL(path.join(pkg.installed, 'core/protocol.js')).href);
-  const { TextTaskEngine } = await pkg.importEsm();
-  assert.deepEqual(PROTOCOL, JSON.parse(TextTaskEngine.protocolJson()));
+  const { TextTaskRequestor } = await pkg.importEsm();
+  assert.deepEqual(PROTOCOL, JSON.parse(TextTaskRequestor.protocolJson()));
   assert.equal(PROTOCOL.errors.missingCapability, -32021);
   assert.equal(PROTOCOL.legacyTaskSupport.perCall, 'optional');
   const template = path.join(REPO_ROOT, 'pkg-template');

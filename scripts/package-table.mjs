@@ -147,10 +147,10 @@ function main(dir) {
 
   // core/protocol.js: the protocol's names and numbers as the engine states them, so no module
   // declares an error code, a version or a _meta key of its own.
-  const { TextTaskEngine } = createRequire(import.meta.url)(path.join(dir, BUILDS.main.folders['node-cjs'], `${BUILDS.main.glue}.js`));
+  const { TextTaskRequestor } = createRequire(import.meta.url)(path.join(dir, BUILDS.main.folders['node-cjs'], `${BUILDS.main.glue}.js`));
   fs.writeFileSync(
     path.join(dir, 'core', 'protocol.js'),
-    `${note('TextTaskEngine.protocolJson() (src/protocol/constants.rs)')}/** The protocol's error codes, versions, _meta keys and 2025-11-25 policy listings. */\nexport const PROTOCOL = ${JSON.stringify(JSON.parse(TextTaskEngine.protocolJson()), null, 2)};\n`,
+    `${note('TextTaskRequestor.protocolJson() (src/protocol/constants.rs)')}/** The protocol's error codes, versions, _meta keys and 2025-11-25 policy listings. */\nexport const PROTOCOL = ${JSON.stringify(JSON.parse(TextTaskRequestor.protocolJson()), null, 2)};\n`,
   );
 
   // CommonJS twins: esbuild's ESM -> CommonJS transform; a sibling ES module './x.js' is

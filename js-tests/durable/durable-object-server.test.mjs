@@ -73,7 +73,7 @@ test('the handshake of both dialects, from the registered tools, valid against t
 
   const discover = await post({ jsonrpc: '2.0', id: 4, method: 'server/discover', params: { _meta: MODERN_META } }, { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
   assertValidIn('2026-07-28', 'DiscoverResult', discover.body.result, 'server/discover');
-  assert.deepEqual(discover.body.result.capabilities.extensions, JSON.parse(mod.TextTaskEngine.protocolJson()).extensionCapability, "the engine's extension capability");
+  assert.deepEqual(discover.body.result.capabilities.extensions, JSON.parse(mod.TextTaskRequestor.protocolJson()).extensionCapability, "the engine's extension capability");
   assert.ok(discover.body.result.supportedVersions.includes('2026-07-28'));
   assert.equal(discover.body.result._meta['io.modelcontextprotocol/serverInfo'].name, 'Drafts');
 

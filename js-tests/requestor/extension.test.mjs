@@ -23,7 +23,7 @@ function exchange(mod, now, newTaskId) {
   const clock = () => t;
   const engine = new mod.TextTaskEngine({ now: clock, newTaskId, tools: { slow: 'required' }, pollIntervalMs: 1000 });
   const requestor = new mod.TextTaskRequestor({ now: clock });
-  const dialect = requestor.useServerInfo(JSON.stringify({ supportedVersions: ['2026-07-28'], capabilities: { extensions: JSON.parse(mod.TextTaskEngine.protocolJson()).extensionCapability } }));
+  const dialect = requestor.useServerInfo(JSON.stringify({ supportedVersions: ['2026-07-28'], capabilities: { extensions: JSON.parse(mod.TextTaskRequestor.protocolJson()).extensionCapability } }));
   const sent = [];
   const events = [];
   const executing = [];

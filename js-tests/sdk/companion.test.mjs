@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { assertValid } from '../helpers/schema.mjs';
 import { Control, makeStores, ours, startHttp, textOf } from './harness.mjs';
@@ -66,6 +67,44 @@ test('a client without the tasks capability follows a task with the companion to
     assert.match(textOf(cancelled), /is cancelled/);
     assert.match(allText(await alice.callTool({ name: 'task_status', arguments: { taskId: otherId } })), /is cancelled/);
     ctl.openAll(otherId);
+  } finally {
+    await close();
+  }
+});
+
+test("a task's input request is refused to a client without task support (-32021, nothing sent), as in SDK 2.x", { timeout: 15_000 }, async () => {
+  // Work that asks for input through the request's extra, as SDK 1.x task tools do: the client
+  // declared elicitation but no tasks, so it never calls tasks/result and could never answer.
+  const asks = (server) => {
+    ours.withCompanionTools(server);
+    server.experimental.tasks.registerToolTask('asks', { inputSchema: {} }, {
+      createTask: async (_args, extra) => {
+        const task = await extra.taskStore.createTask({ ttl: 60_000, pollInterval: 50 });
+        const request = { method: 'elicitation/create', params: { mode: 'form', message: 'Which?', requestedSchema: { type: 'object', properties: {} } } };
+        Promise.resolve()
+          .then(() => extra.sendRequest(request, ElicitResultSchema, { relatedTask: { taskId: task.taskId } }))
+          .then(
+            () => 'answered',
+            (err) => `not asked: ${err.code}`,
+          )
+          .then((text) => extra.taskStore.storeTaskResult(task.taskId, 'completed', { content: [{ type: 'text', text }] }));
+        return { task };
+      },
+      getTask: async (_args, extra) => extra.taskStore.getTask(extra.taskId),
+      getTaskResult: async (_args, extra) => extra.taskStore.getTaskResult(extra.taskId),
+    });
+  };
+  const { http, close } = await serve(asks);
+  try {
+    const { client } = await http.connect('plain');
+    const started = await client.callTool({ name: 'asks', arguments: {} });
+    const taskId = started._meta[RELATED_TASK].taskId;
+    const done = await until(async () => {
+      const status = await client.callTool({ name: 'task_status', arguments: { taskId } });
+      return /is completed/.test(allText(status)) && status;
+    }, 'the asking task to finish');
+    assert.match(allText(done), /not asked: -32021/);
+    assert.deepEqual(client.elicitations, [], 'nothing was sent to the client');
   } finally {
     await close();
   }

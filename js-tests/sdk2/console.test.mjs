@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
+import Redis from 'ioredis';
+import { startRedis } from '../durable/lib.mjs';
 import { installWithSdk2, modernClient, waitFor } from './harness.mjs';
 
 const COOKIE = 'ops=1';
@@ -129,5 +131,41 @@ test('SDK 2.x: the console lists the runtime’s tasks live, shows outcomes, and
   } finally {
     con.close();
     tasks.close();
+  }
+});
+
+test('SDK 2.x on Redis: the view reads a task’s pending input and its answer reaches the work through the storage', { timeout: 30_000 }, async () => {
+  const redis = await startRedis();
+  const client = new Redis({ host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: 2 });
+  const { redisStorage } = await import(pathToFileURL(path.join(pkg.installed, 'storage/redis.js')).href);
+  const tasks = new server.TasksExtension({ storage: redisStorage(client), engineOptions: { pollIntervalMs: 50 } });
+  try {
+    const handler = sdk.createMcpHandler(() => {
+      const mcp = new sdk.McpServer({ name: 'console-sdk2-redis', version: '1.0.0' });
+      tasks.install(mcp);
+      tasks.registerTool(mcp, 'ask', { taskSupport: 'required', inputSchema: z.object({}) }, async (_args, task) => {
+        const answer = await task.elicit({ mode: 'form', message: 'Which color?', requestedSchema: { type: 'object', properties: { color: { type: 'string' } } } });
+        return text(`${answer.action}: ${answer.content?.color}`);
+      });
+      return mcp;
+    });
+    const mcpClient = modernClient(handler);
+    const view = consoleMod.tasksExtensionOperatorView(tasks);
+    const { taskId } = await mcpClient.result('tools/call', { name: 'ask', arguments: {} }, { capabilities: { elicitation: { form: {} } } });
+    await waitFor(mcpClient, taskId, (t) => t.status === 'input_required');
+    const pending = await view.input(taskId);
+    assert.equal(pending.length, 1, JSON.stringify(pending));
+    assert.equal(pending[0].method, 'elicitation/create');
+    assert.equal(pending[0].params.message, 'Which color?');
+    await assert.rejects(view.answer(taskId, '"not-asked"', { action: 'decline' }), (err) => err.code === -32602);
+    await view.answer(taskId, pending[0].requestId, { action: 'accept', content: { color: 'teal' } });
+    await waitFor(mcpClient, taskId, (t) => t.status === 'completed');
+    assert.deepEqual((await view.get(taskId)).result.content, [{ type: 'text', text: 'accept: teal' }]);
+    assert.deepEqual(await view.input(taskId), [], 'nothing pending once answered');
+    assert.equal(await view.input('no-such-task'), null);
+  } finally {
+    tasks.close();
+    client.disconnect();
+    await redis.stop();
   }
 });

@@ -29,6 +29,8 @@ import { DurableObject } from 'cloudflare:workers';
 import { TextTaskEngine } from 'mcp-task-core/receiver';
 import { SETTLED_CODES, TaskRuntime } from '../runtime/runtime.js';
 import { PROTOCOL } from '../core/protocol.js';
+import { runtimeOperatorView } from '../runtime/operator-view.js';
+import { taskConsole } from '../console/console.js';
 
 const SCHEMA = 'CREATE TABLE IF NOT EXISTS mcp_tasks (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, expires_at INTEGER)';
 
@@ -143,6 +145,8 @@ export class TaskEngineObject extends DurableObject {
   #forwardedNow = null;
   /** The tools `tools/list` names, by name -> { policy, definition }. */
   #tools = new Map();
+  /** The console route (taskConsole()), made on first use; null when there is none. */
+  #console = undefined;
 
   constructor(ctx, env) {
     super(ctx, env);
@@ -219,6 +223,43 @@ export class TaskEngineObject extends DurableObject {
     const m = JSON.parse(message);
     if (m.id === undefined) return null;
     return JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: METHOD_NOT_FOUND, message: `Method not found: ${m.method}` } });
+  }
+
+  /**
+   * The task console (mcp-task-core/console) as a route of this object, over `operatorView()`:
+   * `{ authorize, basePath?, title?, pollMs? }` (see TaskConsoleOptions; `authorize` is required,
+   * `basePath` defaults to `/console` and must not be the MCP endpoint's path), or null (the
+   * default: no console). Requests under `basePath` go to the console, every other to MCP.
+   */
+  taskConsole() {
+    return null;
+  }
+
+  /**
+   * The trusted, server-side view of every task of this object, whatever context created it:
+   * `list({ status? })`, `get`, `cancel` (the work's signal fires), `input` (a task's pending
+   * input requests) and `answer` (reaches the work as its client's answer would). For the
+   * console and other operator tools of the object; no request to the MCP endpoint reaches it.
+   */
+  operatorView() {
+    return runtimeOperatorView(this.#runtime, async (taskId, message) => {
+      this.#engine.cancel(taskId, message ?? null);
+      await this.#settle();
+    });
+  }
+
+  /** The console route, or null; `basePath` with it. */
+  #consoleRoute() {
+    if (this.#console !== undefined) return this.#console;
+    const options = this.taskConsole();
+    if (options === null || options === undefined) return (this.#console = null);
+    if (typeof options !== 'object' || typeof options.authorize !== 'function') {
+      throw new TypeError('taskConsole() must return null or { authorize(request), basePath?, title?, pollMs? }');
+    }
+    const basePath = options.basePath ?? '/console';
+    if (basePath === '') throw new TypeError('taskConsole().basePath must be a path such as "/console": the MCP endpoint needs the others');
+    this.#console = { basePath, handler: taskConsole(this.operatorView(), { onerror: (err) => this.error(err), ...options, basePath }) };
+    return this.#console;
   }
 
   /** The engine context of a request: the routing key (one object per session or tenant). */
@@ -501,9 +542,15 @@ export class TaskEngineObject extends DurableObject {
   /**
    * POST: one JSON-RPC message (Streamable HTTP); the reply as JSON (202 and no body when there
    * is none). A waiting `tasks/result` that carries requests first (2025-11-25 input) answers
-   * as an event stream when the client accepts one. Other methods: 405 (no standalone stream).
+   * as an event stream when the client accepts one. Under the console's `basePath` (with
+   * `taskConsole()`): the console. Other methods: 405 (no standalone stream).
    */
   async fetch(request) {
+    const page = this.#consoleRoute();
+    if (page !== null) {
+      const { pathname } = new URL(request.url);
+      if (pathname === page.basePath || pathname.startsWith(page.basePath + '/')) return page.handler.fetch(request);
+    }
     if (request.method !== 'POST') return new Response('POST a JSON-RPC message\n', { status: 405, headers: { allow: 'POST' } });
     const body = await request.text();
     const mismatch = headerMismatch(request.headers, requestOf(body));

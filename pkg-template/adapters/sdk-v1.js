@@ -39,7 +39,7 @@ import { PROTOCOL } from '../core/protocol.js';
 /** @typedef {{ tasks: Task[], nextCursor?: string }} TaskList */
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
-const { invalidParams: INVALID_PARAMS, internalError: INTERNAL_ERROR } = PROTOCOL.errors;
+const { invalidParams: INVALID_PARAMS, internalError: INTERNAL_ERROR, missingCapability: MISSING_CAPABILITY } = PROTOCOL.errors;
 
 /**
  * `_meta` key of a failed tool result that carries the JSON-RPC error the request failed
@@ -1483,6 +1483,22 @@ function withCompanionTools(server, options = {}) {
     }
   };
 
+  /**
+   * The extra of a task started for a client with no task support: such a client never calls
+   * tasks/result, so it could never answer the work's requests. They reject at once with -32021
+   * and nothing is sent or queued (the task does not move to input_required), as with
+   * TasksExtension's companion tools.
+   * @param {any} extra
+   */
+  const withoutInput = (extra) => ({
+    ...extra,
+    sendRequest: async (/** @type {any} */ r) => {
+      throw new JsonRpcError(MISSING_CAPABILITY, `Missing required client capability: the client declared no task support, so it cannot answer ${r?.method} for a task`, {
+        requiredCapabilities: { tasks: {} },
+      });
+    },
+  });
+
   Object.defineProperty(handlers, 'get', {
     configurable: true,
     writable: true,
@@ -1521,7 +1537,7 @@ function withCompanionTools(server, options = {}) {
         const policy = tool?.enabled === false ? undefined : tool?.execution?.taskSupport;
         if ((policy !== 'required' && policy !== 'optional') || speaksTasks(request) || extra?.taskStore === undefined) return handler(request, extra);
         // The call as a task-speaking client would make it: the tool creates its task.
-        const created = await withCreationErrors(handler)({ ...request, params: { ...request.params, task: {} } }, extra);
+        const created = await withCreationErrors(handler)({ ...request, params: { ...request.params, task: {} } }, withoutInput(extra));
         const taskId = created.task.taskId;
         return answer(
           taskId,

@@ -43,6 +43,11 @@ ol.timeline li{margin:0 0 .4rem;position:relative}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;max-height:20rem;overflow:auto;background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.5rem;margin:.25rem 0 0}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.2rem .75rem;margin:0 0 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 .note{border-left:3px solid var(--input);padding:.25rem .6rem;margin:0 0 1rem}
+section.input{border-left:3px solid var(--input);padding:.1rem 0 .1rem .75rem;margin:0 0 1rem}.ask{margin:.25rem 0 .5rem;font-weight:600}
+form.answer{display:flex;flex-direction:column;align-items:stretch;gap:.5rem;margin:.5rem 0}
+.answer input:not([type=checkbox]),.answer textarea,.answer select{font:inherit;font-size:.9rem;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.3rem .5rem;max-width:none}
+.answer textarea{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.8rem}.answer input[type=checkbox]{align-self:start}
+.buttons{display:flex;gap:.5rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 </style>
 </head>
@@ -159,6 +164,9 @@ function row(t) {
 }
 
 let outcome = { taskId: null, status: null, body: null };
+// The input requests of the selected task, built once per change of the task: what the operator
+// types survives the live updates of the page.
+let input = { taskId: null, at: null, body: null, ids: null };
 function select(taskId) {
   selected = taskId;
   draw();
@@ -177,25 +185,130 @@ async function loadOutcome(t) {
   } catch (err) {
     outcome.body = el('p', { class: 'muted' }, 'Could not load the outcome: ' + err.message);
   }
+  shownDetail = null;
   detail();
 }
+async function loadInput(t) {
+  const same = input.taskId === t.taskId;
+  input = { taskId: t.taskId, at: t.lastUpdatedAt, body: same ? input.body : el('p', { class: 'muted' }, 'loading the input request…'), ids: same ? input.ids : null };
+  let body;
+  let ids = null;
+  try {
+    const res = await fetch('tasks/' + encodeURIComponent(t.taskId), { headers: { accept: 'application/json' } });
+    const data = await res.json();
+    if (!res.ok) body = el('p', { class: 'muted' }, data.error ?? res.statusText);
+    else if (!Array.isArray(data.inputRequests)) body = el('p', { class: 'note' }, 'Waiting for input from the client that created the task. This server\\'s operator view does not expose input requests, so they cannot be answered from here.');
+    else if (data.inputRequests.length === 0) body = el('p', { class: 'muted' }, 'No input request is pending.');
+    else {
+      ids = data.inputRequests.map((r) => r.requestId).join('\\n');
+      // The same requests as shown: the form the operator may be filling stays as it is.
+      if (ids === input.ids) return;
+      body = el('div', {}, ...data.inputRequests.map((r) => inputForm(t.taskId, r)));
+    }
+  } catch (err) {
+    body = el('p', { class: 'muted' }, 'Could not load the input request: ' + err.message);
+  }
+  if (input.taskId !== t.taskId || input.at !== t.lastUpdatedAt) return;
+  input.body = body;
+  input.ids = ids;
+  shownDetail = null;
+  detail();
+}
+// An elicitation whose requestedSchema has primitive fields only gets a form; anything else
+// (sampling, roots, URL elicitation, nested schemas) a JSON answer.
+const PRIMITIVE = new Set(['string', 'number', 'integer', 'boolean']);
+function formFields(r) {
+  const schema = r.params?.requestedSchema;
+  if (r.method !== 'elicitation/create' || r.params?.mode === 'url' || !schema || typeof schema.properties !== 'object') return null;
+  const fields = Object.entries(schema.properties);
+  return fields.every(([, p]) => p && PRIMITIVE.has(p.type)) ? fields.map(([name, p]) => ({ name, p, required: (schema.required ?? []).includes(name) })) : null;
+}
+function inputForm(taskId, r) {
+  const key = taskId + ' ' + r.requestId;
+  const status = el('p', { class: 'muted', role: 'status' });
+  const send = async (result, buttons) => {
+    for (const b of buttons) b.disabled = true;
+    status.textContent = 'sending…';
+    try {
+      const res = await fetch('tasks/' + encodeURIComponent(taskId) + '/answer', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ requestId: r.requestId, result }) });
+      const data = await res.json().catch(() => ({}));
+      if (!res.ok) throw new Error(data.error ?? res.statusText);
+      status.textContent = 'Answer sent.';
+      announce('Answer sent for task ' + short(taskId));
+      if (data.taskId) { const { inputRequests, ...task } = data; tasks.set(taskId, { ...tasks.get(taskId), ...task }); render(); }
+    } catch (err) {
+      for (const b of buttons) b.disabled = false;
+      status.textContent = 'The answer failed: ' + err.message;
+      announce(status.textContent);
+    }
+  };
+  const head = [el('h3', {}, 'Input requested: ' + r.method)];
+  if (typeof r.params?.message === 'string') head.push(el('p', { class: 'ask' }, r.params.message));
+  const fields = formFields(r);
+  if (fields !== null) {
+    const form = el('form', { class: 'answer', 'aria-label': 'Answer of ' + r.method, 'data-request-id': r.requestId });
+    const inputs = fields.map(({ name, p, required }) => {
+      const props = { name, required, 'data-key': 'field ' + key + ' ' + name };
+      let control;
+      if (Array.isArray(p.enum)) control = el('select', props, ...(required ? [] : [el('option', { value: '' }, '')]), ...p.enum.map((v) => el('option', { value: String(v) }, String(v))));
+      else if (p.type === 'boolean') control = el('input', { ...props, type: 'checkbox', required: false });
+      else control = el('input', { ...props, type: p.type === 'string' ? 'text' : 'number', step: p.type === 'integer' ? '1' : 'any' });
+      if (p.default !== undefined) { if (p.type === 'boolean') control.checked = p.default === true; else control.value = String(p.default); }
+      form.append(el('label', {}, (p.title ?? name) + (required ? ' *' : ''), control, p.description ? el('span', { class: 'muted' }, p.description) : null));
+      return { name, p, control };
+    });
+    const accept = el('button', { type: 'submit', 'data-key': 'accept ' + key }, 'Accept');
+    const decline = el('button', { type: 'button', 'data-key': 'decline ' + key }, 'Decline');
+    const cancel = el('button', { type: 'button', 'data-key': 'cancel-input ' + key }, 'Cancel');
+    const buttons = [accept, decline, cancel];
+    form.append(el('div', { class: 'buttons' }, ...buttons));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const content = {};
+      for (const { name, p, control } of inputs) {
+        if (p.type === 'boolean') content[name] = control.checked;
+        else if (control.value !== '') content[name] = p.type === 'string' ? control.value : Number(control.value);
+      }
+      void send({ action: 'accept', content }, buttons);
+    });
+    decline.addEventListener('click', () => void send({ action: 'decline' }, buttons));
+    cancel.addEventListener('click', () => void send({ action: 'cancel' }, buttons));
+    return el('section', { class: 'input' }, ...head, form, status);
+  }
+  const area = el('textarea', { rows: 6, 'aria-label': 'Answer (a JSON object)', 'data-key': 'json ' + key, spellcheck: false });
+  area.value = r.method === 'elicitation/create' ? '{ "action": "accept", "content": {} }' : '{}';
+  const answer = el('button', { type: 'button', 'data-key': 'send ' + key }, 'Send answer');
+  answer.addEventListener('click', () => {
+    let result;
+    try { result = JSON.parse(area.value); } catch (err) { status.textContent = 'Not JSON: ' + err.message; return; }
+    void send(result, [answer]);
+  });
+  return el('section', { class: 'input' }, ...head, el('h3', {}, 'Request'), el('pre', {}, JSON.stringify(r.params, null, 2)),
+    el('form', { class: 'answer', 'data-request-id': r.requestId, 'aria-label': 'Answer of ' + r.method }, el('label', {}, 'Answer (JSON result)', area), el('div', { class: 'buttons' }, answer)), status);
+}
+// The detail panel is rebuilt only when what it shows changed (a form keeps its focus and text).
+let shownDetail = null;
 function detail() {
   const t = selected === null ? undefined : tasks.get(selected);
   $('detail-empty').hidden = t !== undefined;
   const body = $('detail-body');
   body.hidden = t === undefined;
-  if (t === undefined) return body.replaceChildren();
+  if (t === undefined) { shownDetail = null; return body.replaceChildren(); }
+  const shows = JSON.stringify(t) + (outcome.taskId === t.taskId ? outcome.status + (outcome.body ? 'b' : '') : '');
+  if (shows === shownDetail && body.childElementCount > 0) return;
+  shownDetail = shows;
   if ((t.status === 'completed' || t.status === 'failed') && (outcome.taskId !== t.taskId || outcome.status !== t.status)) void loadOutcome(t);
   const at = expiry(t);
   const items = [['Task', el('code', {}, t.taskId)], ['Status', badge(t.status)], ['Tool', t.tool ?? '—'], ['Context', t.context ? el('code', {}, t.context) : '—'],
-    ['Created', new Date(t.createdAt).toLocaleString()], ['Expires', at === null ? 'never' : new Date(at).toLocaleString() + ' (' + left(t) + ')']];
+    ['Created', new Date(t.createdAt).toLocaleString()], ['Expires', at === null ? 'never' : el('span', {}, new Date(at).toLocaleString() + ' (', el('span', { class: 'left', 'data-task-id': t.taskId }, left(t)), ')')]];
   if (t.pollInterval !== undefined) items.push(['Poll interval', t.pollInterval + ' ms']);
   const dl = el('dl', {}, ...items.flatMap(([k, v]) => [el('dt', {}, k), el('dd', {}, v)]));
   const timeline = el('ol', { class: 'timeline', 'aria-label': 'Status timeline' },
     ...(t.timeline ?? []).map((s) => el('li', {}, el('span', { class: 'muted ttl' }, time(s.at) + ' '), badge(s.status), s.statusMessage ? ' ' + s.statusMessage : '')));
   const parts = [dl, el('h3', {}, 'Timeline'), timeline];
   if (t.status === 'input_required') {
-    parts.push(el('p', { class: 'note' }, 'Waiting for input from the client that created the task. This server\\'s operator view does not expose input requests, so they cannot be answered from here.'));
+    if (input.taskId !== t.taskId || input.at !== t.lastUpdatedAt) void loadInput(t);
+    parts.push(input.taskId === t.taskId ? input.body : null);
   }
   if (!TERMINAL.has(t.status)) {
     const cancel = el('button', { type: 'button', 'data-key': 'detail-cancel ' + t.taskId }, 'Cancel this task');
@@ -253,7 +366,7 @@ function connect() {
 }
 for (const id of ['f-status', 'f-tool', 'f-context']) $(id).addEventListener('change', render);
 $('detail-title').tabIndex = -1;
-setInterval(() => { for (const cell of document.querySelectorAll('td.ttl')) { const t = tasks.get(cell.dataset.taskId); if (t) cell.textContent = left(t); } }, 1000);
+setInterval(() => { for (const cell of document.querySelectorAll('td.ttl, #detail-body .left')) { const t = tasks.get(cell.dataset.taskId); if (t) cell.textContent = left(t); } }, 1000);
 connect();
 })();
 </script>

@@ -1,10 +1,12 @@
 // The task console: a page an operator keeps open to watch every task of a server live, served
 // by a handler the host mounts (a fetch-style `(Request) => Response` for Workers and Durable
 // Objects, and `node(req, res)` for Node's HTTP server). It reads tasks through an operator view
-// (`list`, `get`, `cancel`, optional `subscribe`); `sdkOperatorView` makes one of a WasmTaskStore.
+// (`list`, `get`, `cancel`, optional `input` and `answer`, optional `subscribe`); `sdkOperatorView`
+// makes one of a WasmTaskStore, `tasksExtensionOperatorView` of a TasksExtension.
 // Closed by default: every request is refused (403) unless the host's `authorize` says yes.
 import { CONSOLE_PAGE } from './console-page.js';
 import { PROTOCOL } from '../core/protocol.js';
+import { runtimeOperatorView } from '../runtime/operator-view.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const STATUSES = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
@@ -21,7 +23,8 @@ const isObject = (value) => value !== null && typeof value === 'object' && !Arra
  * at once, it wraps this store's `createTask`, `updateTaskStatus` and `storeTaskResult` (the
  * wrappers call the originals unchanged). Tasks it did not see created (made before the view,
  * or by another instance on the same storage) have no tool or session; changes it does not see
- * (another instance's) reach the console by its polling.
+ * (another instance's) reach the console by its polling. No `input`/`answer`: SDK 1.x carries
+ * a task's input requests and their answers in its own Protocol, not in the store.
  * @param {import('../adapters/sdk-v1.js').WasmTaskStore} store
  */
 export function sdkOperatorView(store) {
@@ -115,58 +118,26 @@ export function sdkOperatorView(store) {
 }
 
 /**
- * The outcome members of a finished task: `result`, or `error` (a JSON-RPC error).
- * @param {{ kind: string, json: string }} outcome  the engine's (TextTaskEngine.getTaskResult)
- */
-function outcomeOf(outcome) {
-  return outcome.kind === 'error' ? { error: JSON.parse(outcome.json) } : { result: JSON.parse(outcome.json) };
-}
-
-/**
  * The operator view of a `TasksExtension` (mcp-task-core/server, SDK 2.x): the tasks its engine
- * holds (`engine.snapshot()` names them), each read in its own context (the principal), and
- * `cancel` through the runtime, so the work's `signal` fires. No change hook: the console polls.
- * Tool names are not kept by the runtime (`tool` is `null`). With `storage`, the tasks this
- * instance holds.
+ * holds (`engine.snapshot()` names them), each read in its own context (the principal), `cancel`
+ * through the runtime, so the work's `signal` fires, and a task's pending input answered as its
+ * client would. No change hook: the console polls. Tool names are not kept by the runtime
+ * (`tool` is `null`). With `storage`, the tasks this instance holds.
  * @param {import('../adapters/sdk-v2.js').TasksExtension} tasks
  */
 export function tasksExtensionOperatorView(tasks) {
   const engine = tasks?.engine;
-  if (!engine || typeof engine.snapshot !== 'function' || typeof tasks.cancel !== 'function') {
+  if (!engine || typeof engine.snapshot !== 'function' || typeof tasks.cancel !== 'function' || !tasks.runtime) {
     throw new TypeError('tasksExtensionOperatorView(tasks) takes a TasksExtension (mcp-task-core/server)');
   }
-  /** @param {string} taskId */
-  const read = (taskId) => {
-    const context = engine.taskContext(taskId);
-    if (context === undefined) return null;
-    const text = engine.getTask(taskId, context);
-    return text === null || text === undefined ? null : { ...JSON.parse(text), tool: null, context };
-  };
-  return {
-    async list(/** @type {{ status?: string }} */ filter = {}) {
-      /** @type {{ id: string }[]} */
-      const records = JSON.parse(engine.snapshot());
-      const tasks = [];
-      for (const { id } of records) {
-        const task = read(id);
-        if (task !== null && (filter.status === undefined || task.status === filter.status)) tasks.push(task);
-      }
-      return tasks.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
-    },
-    async get(/** @type {string} */ taskId) {
-      const task = typeof taskId === 'string' ? read(taskId) : null;
-      if (task === null || (task.status !== 'completed' && task.status !== 'failed')) return task;
-      return { ...task, ...outcomeOf(engine.getTaskResult(taskId, task.context)) };
-    },
-    async cancel(/** @type {string} */ taskId, /** @type {string | undefined} */ message) {
-      await tasks.cancel(taskId, message);
-    },
-  };
+  return runtimeOperatorView(tasks.runtime, (taskId, message) => tasks.cancel(taskId, message));
 }
 
 /**
  * One poller shared by every open event stream of a console: lists the tasks every `pollMs`
- * (and at once when the view reports a change), and sends each stream what changed.
+ * (and at once when the view reports a change), and queues for each stream what changed. The
+ * streams drive it and write their own queue, each from its own timer: in workerd a response
+ * stream is written from the request that opened it, and its timers end with that request.
  */
 class Feed {
   /**
@@ -178,51 +149,64 @@ class Feed {
     this.view = view;
     this.pollMs = pollMs;
     this.onerror = onerror;
-    /** @type {Set<(event: string, data: unknown) => void>} */
+    /** @type {Set<{ push: (event: string, data: unknown) => void, greeted: boolean }>} */
     this.streams = new Set();
     /** taskId -> { json, task, timeline } */
     this.tasks = new Map();
-    this.timer = undefined;
     this.unsubscribe = undefined;
     this.running = false;
     this.again = false;
-    this.ready = null;
+    /** When the last listing ended (0: none yet since the first stream joined). */
+    this.listedAt = 0;
     /** While listing fails: the error's message (each stream is told once). */
     this.failing = null;
   }
 
-  /** @param {(event: string, data: unknown) => void} send */
-  async join(send) {
-    this.streams.add(send);
+  /**
+   * A stream joins: `push(event, data)` queues for it. It gets the snapshot once the tasks are
+   * listed (at once when they are).
+   * @param {(event: string, data: unknown) => void} push
+   */
+  join(push) {
+    const stream = { push, greeted: false };
+    this.streams.add(stream);
     if (this.streams.size === 1) this.start();
-    await this.ready;
-    if (!this.streams.has(send)) return;
-    send('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
-    if (this.failing !== null) send('feed', { ok: false, message: this.failing });
+    if (this.listedAt > 0) this.greet(stream);
+    else void this.refresh();
+    return stream;
   }
 
-  /** @param {(event: string, data: unknown) => void} send */
-  leave(send) {
-    if (this.streams.delete(send) && this.streams.size === 0) this.stop();
+  /** @param {{ push: (event: string, data: unknown) => void, greeted: boolean }} stream */
+  greet(stream) {
+    stream.greeted = true;
+    stream.push('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
+    if (this.failing !== null) stream.push('feed', { ok: false, message: this.failing });
+  }
+
+  /** @param {{ push: (event: string, data: unknown) => void, greeted: boolean }} stream */
+  leave(stream) {
+    if (this.streams.delete(stream) && this.streams.size === 0) this.stop();
   }
 
   start() {
     this.tasks.clear();
+    this.listedAt = 0;
     if (typeof this.view.subscribe === 'function') this.unsubscribe = this.view.subscribe(() => void this.refresh());
-    this.ready = this.refresh();
-    this.timer = setInterval(() => void this.refresh(), this.pollMs);
   }
 
   stop() {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }
 
+  /** Each open stream's timer: lists when the last listing is `pollMs` old. */
+  tick() {
+    if (this.streams.size > 0 && Date.now() - this.listedAt >= this.pollMs) void this.refresh();
+  }
+
   /** @param {string} event @param {unknown} data */
   broadcast(event, data) {
-    for (const send of this.streams) send(event, data);
+    for (const stream of this.streams) if (stream.greeted) stream.push(event, data);
   }
 
   /** Lists once (never two at a time: a change during a listing lists again after it). */
@@ -236,7 +220,9 @@ class Feed {
       do {
         this.again = false;
         await this.round();
-      } while (this.again && this.timer !== undefined);
+        this.listedAt = Date.now();
+        for (const stream of this.streams) if (!stream.greeted) this.greet(stream);
+      } while (this.again && this.streams.size > 0);
     } finally {
       this.running = false;
     }
@@ -299,7 +285,8 @@ const refusal = (status, message) => json(status, { error: message });
 /**
  * The console's handler. Mount it under `basePath` (default `/console`): the page is at
  * `basePath/`, its event stream at `basePath/events`, the JSON of the tasks at `basePath/tasks`
- * and `basePath/tasks/{id}`, cancel at `POST basePath/tasks/{id}/cancel`.
+ * and `basePath/tasks/{id}` (with `inputRequests` while it waits on input), cancel at
+ * `POST basePath/tasks/{id}/cancel`, an input request's answer at `POST basePath/tasks/{id}/answer`.
  * @param {any} view  an operator view (see console.d.ts)
  * @param {{ authorize?: (request: Request, nodeRequest?: any) => boolean | Promise<boolean>, basePath?: string, pollMs?: number, title?: string, onerror?: (err: unknown) => void }} [options]
  */
@@ -315,6 +302,8 @@ export function taskConsole(view, options = {}) {
   }
   if (typeof pollMs !== 'number' || !(pollMs >= 50)) throw new TypeError('options.pollMs must be a number of milliseconds, at least 50');
   const feed = new Feed(view, pollMs, onerror);
+  /** Whether the view reads and answers input requests (`input` and `answer`). */
+  const answers = typeof view.input === 'function' && typeof view.answer === 'function';
   /** Ends each open event stream (close()). */
   const closers = new Set();
   const page = CONSOLE_PAGE.replaceAll('__TITLE__', String(title).replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`));
@@ -330,36 +319,42 @@ export function taskConsole(view, options = {}) {
     }
   };
 
+  /** How often each open event stream writes what its queue holds (and lets the feed list). */
+  const flushMs = Math.min(pollMs, 100);
+
   /** @param {Request} request */
   const events = (request) => {
     const encoder = new TextEncoder();
-    /** @type {(event: string, data: unknown) => void} */
-    let send = () => {};
-    let heartbeat;
+    /** @type {string[]} */
+    const queue = [];
+    /** @type {any} */
+    let stream;
+    let timer;
+    let quietSince = Date.now();
     /** @type {() => void} */
     let end = () => {};
     const close = () => {
-      clearInterval(heartbeat);
-      feed.leave(send);
+      clearInterval(timer);
+      if (stream !== undefined) feed.leave(stream);
       closers.delete(end);
     };
     const body = new ReadableStream({
       start(controller) {
-        send = (event, data) => {
+        const write = (/** @type {string} */ text) => {
           try {
-            controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+            controller.enqueue(encoder.encode(text));
           } catch {
             close();
           }
+          quietSince = Date.now();
         };
-        controller.enqueue(encoder.encode('retry: 2000\n\n'));
-        heartbeat = setInterval(() => {
-          try {
-            controller.enqueue(encoder.encode(': keep-alive\n\n'));
-          } catch {
-            close();
-          }
-        }, HEARTBEAT_MS);
+        write('retry: 2000\n\n');
+        // Written from this stream's own timer only (see Feed).
+        timer = setInterval(() => {
+          feed.tick();
+          if (queue.length > 0) write(queue.splice(0).join(''));
+          else if (Date.now() - quietSince >= HEARTBEAT_MS) write(': keep-alive\n\n');
+        }, flushMs);
         end = () => {
           close();
           try {
@@ -370,40 +365,64 @@ export function taskConsole(view, options = {}) {
         };
         closers.add(end);
         request.signal?.addEventListener('abort', close, { once: true });
-        feed.join(send).catch(onerror);
+        stream = feed.join((event, data) => void queue.push(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
       },
       cancel: close,
     });
     return new Response(body, { headers: { ...SECURITY_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'x-accel-buffering': 'no' } });
   };
 
+  /** A task with what it waits on (`inputRequests`, when the view can read and answer them). */
+  const detail = async (/** @type {string} */ taskId) => {
+    const task = await view.get(taskId);
+    if (task === null || task.status !== 'input_required' || !answers) return task;
+    return { ...task, inputRequests: (await view.input(taskId)) ?? [] };
+  };
+
+  /**
+   * The JSON body of a POST from the console page, or a refusal. A form or a page of another
+   * site cannot send JSON here without a CORS preflight.
+   * @param {Request} request @param {string} what
+   */
+  const pageBody = async (request, what) => {
+    if (request.method !== 'POST') return { refused: refusal(405, 'POST only') };
+    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '') || request.headers.get('sec-fetch-site') === 'cross-site') {
+      return { refused: refusal(403, `${what} takes a JSON request from the console page`) };
+    }
+    try {
+      const text = await request.text();
+      const body = text === '' ? {} : JSON.parse(text);
+      if (isObject(body)) return { body };
+    } catch {
+      // refused below
+    }
+    return { refused: refusal(400, `The body must be a JSON object`) };
+  };
+
   /** @param {Request} request @param {string} taskId @param {string} action */
   const taskRoute = async (request, taskId, action) => {
     if (action === '') {
       if (request.method !== 'GET') return refusal(405, 'GET only');
-      const task = await view.get(taskId);
+      const task = await detail(taskId);
       return task === null ? refusal(404, `No task ${taskId}`) : json(200, task);
     }
-    if (action !== 'cancel') return refusal(404, 'Not found');
-    if (request.method !== 'POST') return refusal(405, 'POST only');
-    // A form or a page of another site cannot send JSON here without a CORS preflight.
-    if (!/^application\/json\b/i.test(request.headers.get('content-type') ?? '') || request.headers.get('sec-fetch-site') === 'cross-site') {
-      return refusal(403, 'Cancel takes a JSON request from the console page');
-    }
-    let body = {};
-    try {
-      const text = await request.text();
-      body = text === '' ? {} : JSON.parse(text);
-    } catch {
-      return refusal(400, 'The body must be JSON: { "message"?: string }');
-    }
-    const message = isObject(body) && typeof body.message === 'string' ? body.message : 'Cancelled by an operator';
+    if (action !== 'cancel' && action !== 'answer') return refusal(404, 'Not found');
+    if (action === 'answer' && !answers) return refusal(404, "This server's operator view does not answer input requests");
+    const { body, refused } = await pageBody(request, action === 'cancel' ? 'Cancel' : 'Answer');
+    if (refused) return refused;
     const task = await view.get(taskId);
     if (task === null) return refusal(404, `No task ${taskId}`);
     if (TERMINAL.has(task.status)) return refusal(409, `Task ${taskId} already ended (${task.status})`);
-    await view.cancel(taskId, message);
+    if (action === 'cancel') {
+      await view.cancel(taskId, typeof body.message === 'string' ? body.message : 'Cancelled by an operator');
+    } else {
+      if (typeof body.requestId !== 'string' || !isObject(body.result)) return refusal(400, 'The body must be { "requestId": string, "result": object }');
+      const pending = (await view.input(taskId)) ?? [];
+      if (!pending.some((/** @type {any} */ input) => input.requestId === body.requestId)) return refusal(409, `Task ${taskId} does not wait on input request ${body.requestId}`);
+      await view.answer(taskId, body.requestId, body.result);
+    }
     void feed.refresh();
-    return json(200, (await view.get(taskId)) ?? task);
+    return json(200, (await detail(taskId)) ?? task);
   };
 
   /** @param {Request} request @param {any} [nodeRequest] */

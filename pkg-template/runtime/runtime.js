@@ -11,6 +11,7 @@ import { drainOutputs } from '../core/engine.js';
 import { PROTOCOL } from '../core/protocol.js';
 
 const { missingCapability: MISSING_CAPABILITY, invalidParams: INVALID_PARAMS } = PROTOCOL.errors;
+const CLIENT_CAPABILITIES_META = PROTOCOL.meta.clientCapabilities;
 
 /** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
 const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
@@ -208,6 +209,60 @@ class TaskRuntime {
     };
     try {
       return Promise.resolve(this.op({ taskId, write: true }, ask)).then(() => answer);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Operator: a task's pending input, answered as its client would answer it
+
+  /**
+   * The input requests a task waits on, from its stored record: `[{ requestId, method, params }]`
+   * (`requestId`: the request's raw JSON id), or null when no live task has this ID. A promise.
+   */
+  pendingInput(taskId) {
+    return this.#opAsync({ taskId }, (engine) => {
+      const record = engine.exportTask(taskId);
+      if (record === null || record === undefined) return null;
+      const { inputs = [] } = JSON.parse(record);
+      return inputs.map(({ id, request }) => ({ requestId: id, method: request.method, params: request.params ?? {} }));
+    });
+  }
+
+  /**
+   * Answers input request `requestId` (its raw JSON id) of a task with `result`: the engine gets
+   * the message the task's client would send (2026-07-28: `tasks/update` with `inputResponses`;
+   * 2025-11-25: the JSON-RPC response), in the task's context, so the waiting work resumes as
+   * for a client's answer. Rejects when the task does not wait on that request. A promise.
+   */
+  answerInput(taskId, requestId, result) {
+    return this.#opAsync({ taskId, write: true }, (engine) => {
+      const record = engine.exportTask(taskId);
+      if (record === null || record === undefined) throw this.#rpcError(INVALID_PARAMS, `No task ${taskId}`);
+      const { context = null, dialect, inputs = [] } = JSON.parse(record);
+      if (!inputs.some((input) => input.id === requestId)) throw this.#rpcError(INVALID_PARAMS, `Task ${taskId} does not wait on input request ${requestId}`);
+      const id = JSON.parse(requestId);
+      const message =
+        dialect === PROTOCOL.versions.legacy
+          ? { jsonrpc: '2.0', id, result }
+          : {
+              jsonrpc: '2.0',
+              id: `mcp-task-core/operator:${requestId}`,
+              method: 'tasks/update',
+              // As the client that speaks the extension sends it (the engine names the extension).
+              params: { taskId, inputResponses: { [String(id)]: result }, _meta: { [CLIENT_CAPABILITIES_META]: { extensions: structuredClone(PROTOCOL.extensionCapability) } } },
+            };
+      const reply = engine.handle(JSON.stringify(message), context, { dialect });
+      const error = reply === null || reply === undefined ? undefined : JSON.parse(reply).error;
+      if (error !== undefined) throw this.#rpcError(error.code, error.message, error.data);
+    });
+  }
+
+  /** `op` as a promise, in memory too. */
+  #opAsync(plan, fn) {
+    try {
+      return Promise.resolve(this.op(plan, fn));
     } catch (err) {
       return Promise.reject(err);
     }

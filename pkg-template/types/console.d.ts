@@ -4,65 +4,29 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WasmTaskStore } from 'mcp-task-core/sdk';
 import type { TasksExtension } from 'mcp-task-core/server';
+import type { OperatorInputRequest, OperatorTask, OperatorTaskDetail, OperatorTaskStatus, OperatorView } from './operator-view.js';
 
-export type OperatorTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-/** A task as the operator sees it: the protocol's task, plus where it came from when known. */
-export interface OperatorTask {
-  taskId: string;
-  status: OperatorTaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  /** Milliseconds from `createdAt` until the task is deleted; `null`: no limit. */
-  ttl: number | null;
-  pollInterval?: number;
-  /** The tool whose call created the task (`null` when not known). */
-  tool: string | null;
-  /** The context the task belongs to: the session ID, principal or tenant (`null` when not known). */
-  context: string | null;
-}
-
-/** A task with its outcome: `result` (completed, or failed with a tool result) or `error` (failed with a JSON-RPC error). */
-export interface OperatorTaskDetail extends OperatorTask {
-  result?: Record<string, unknown>;
-  error?: { code: number; message: string; data?: unknown };
-}
-
-/**
- * What the console reads: every task of the server, whatever context created it. Trusted,
- * server-side access: give it only to the console (or other operator tools), never to a client.
- */
-export interface OperatorView {
-  /** Every live task (with `status`, only those). */
-  list(filter?: { status?: OperatorTaskStatus }): Promise<OperatorTask[]>;
-  /** The task with its outcome, or `null` when no live task has this ID. */
-  get(taskId: string): Promise<OperatorTaskDetail | null>;
-  /** Cancels the task (its running work is told to stop). Rejects for a task that already ended. */
-  cancel(taskId: string, message?: string): Promise<void>;
-  /**
-   * Optional change hook: `listener(taskId)` after a task changed. The console lists again at
-   * once; without the hook (or for changes it misses) it lists every `pollMs`.
-   */
-  subscribe?(listener: (taskId: string) => void): () => void;
-}
+export type { OperatorInputRequest, OperatorTask, OperatorTaskDetail, OperatorTaskStatus, OperatorView };
 
 /**
  * The operator view of a `WasmTaskStore` (SDK 1.x): every session's tasks via
  * `store.allSessions()`. It wraps this store's `createTask`, `updateTaskStatus` and
  * `storeTaskResult` (calling the originals) to note each task's tool and session and to report
  * changes at once. Tasks created before the view, or by another instance on the same storage,
- * have `tool` and `context` `null`.
+ * have `tool` and `context` `null`. No `input`/`answer`: SDK 1.x carries a task's input requests
+ * and their answers in its own Protocol (its message queue and response handlers), not in the
+ * store, so the console shows that such a task waits but cannot answer it.
  */
 export declare function sdkOperatorView(store: WasmTaskStore): OperatorView;
 
 /**
  * The operator view of a `TasksExtension` (SDK 2.x): the tasks its engine holds, each read in
- * its own context (the principal), cancelled through the runtime (the work's `signal` fires).
- * No change hook (the console polls); `tool` is `null` (the runtime does not keep it). With
- * `storage`, the tasks this instance holds.
+ * its own context (the principal), cancelled through the runtime (the work's `signal` fires),
+ * and their input requests, answered as the client would answer them (`tasks/update`, or the
+ * 2025-11-25 response). No change hook (the console polls); `tool` is `null` (the runtime does
+ * not keep it). With `storage`, the tasks this instance holds.
  */
-export declare function tasksExtensionOperatorView(tasks: TasksExtension): OperatorView;
+export declare function tasksExtensionOperatorView(tasks: TasksExtension): Required<Omit<OperatorView, 'subscribe'>>;
 
 export interface TaskConsoleOptions {
   /**
@@ -87,8 +51,10 @@ export interface TaskConsole {
   /**
    * The fetch-style handler (a Worker or Durable Object route): `GET basePath/` the page,
    * `GET basePath/events` server-sent events (`snapshot`, `task`, `gone`, `feed`),
-   * `GET basePath/tasks[?status=]` and `GET basePath/tasks/{id}` JSON,
-   * `POST basePath/tasks/{id}/cancel` (JSON body `{ "message"?: string }`).
+   * `GET basePath/tasks[?status=]` and `GET basePath/tasks/{id}` JSON (with `inputRequests`
+   * while the task waits on input, when the view has `input`), `POST basePath/tasks/{id}/cancel`
+   * (JSON body `{ "message"?: string }`), `POST basePath/tasks/{id}/answer` (JSON body
+   * `{ "requestId": string, "result": object }`).
    */
   fetch(request: Request): Promise<Response>;
   /** The same for Node's `http` server. */

@@ -3,6 +3,21 @@
 // MCP server over Streamable HTTP. `Request`, `Response` and `AbortSignal` are the Workers
 // globals (@cloudflare/workers-types, or the DOM lib).
 import type { AuditOutput, JsonRpcRequest, TaskEngineOptions, TaskSupport, TextExecuteOutput, TextTaskEngine } from 'mcp-task-core';
+import type { OperatorView } from './operator-view.js';
+
+/** What `taskConsole()` returns: the options of mcp-task-core/console's `taskConsole`, `authorize` required. */
+export interface TaskObjectConsole {
+  /** Decides each console request: `true` serves it, anything else (or a throw) answers 403. */
+  authorize(request: Request): boolean | Promise<boolean>;
+  /** Where the console is (default `/console`); not the MCP endpoint's path. */
+  basePath?: string;
+  /** The page's heading (default `Tasks`). */
+  title?: string;
+  /** How often the open event streams' poller lists the tasks, in ms (default 500). */
+  pollMs?: number;
+  /** Errors of `authorize` and of the view. Default: the object's `error()`. */
+  onerror?(err: unknown): void;
+}
 
 /** The parts of a Durable Object namespace binding used for routing. */
 export interface TaskObjectNamespace {
@@ -174,6 +189,19 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
   forward(message: string, context: string | null): Promise<string | null>;
   /** The engine context of a request. Default: the routing key. */
   contextOf(request: Request): string | null;
+  /**
+   * The task console (mcp-task-core/console) as a route of this object, over `operatorView()`:
+   * its options, with `authorize` required and `basePath` (default `/console`) not the MCP
+   * endpoint's path; requests under `basePath` go to the console. Default: null (no console).
+   */
+  taskConsole(): TaskObjectConsole | null;
+  /**
+   * The trusted, server-side view of every task of this object, whatever context created it:
+   * list (with a status filter), get, cancel (the work's signal fires), a task's pending input
+   * requests and their answer (it reaches the work as the client's answer would). For the
+   * console and the object's operator tools; no request to the MCP endpoint reaches it.
+   */
+  operatorView(): Required<Omit<OperatorView, 'subscribe'>>;
   /** One JSON-RPC message: the reply text (a `tasks/result` on a running task waits for it), or null. */
   handle(message: string, context?: string | null, options?: TaskObjectHandleOptions): Promise<string | null>;
   complete(taskId: string, resultJson: string): Promise<string>;
@@ -184,6 +212,7 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
    * `tasks/result` that carries input requests answers as an event stream (when accepted).
    * A 2026-07-28 request whose `MCP-Protocol-Version` or `Mcp-Method` header disagrees with its
    * body gets -32020; -32020 and -32022 answer 400, a 2026-07-28 -32601 404; other methods than POST 405.
+   * Under the console's `basePath` (see `taskConsole()`): the console.
    */
   fetch(request: Request): Promise<Response>;
 }

@@ -849,7 +849,7 @@ export interface TaskEngineMembers<V extends EngineValues> {
 /** {@link TextTaskEngine}'s shared members (see {@link TaskEngineMembers}), with JSON text. */
 export interface TextTaskEngine extends TaskEngineMembers<TextEngineValues> {}
 
-/** {@link TextTaskEngine.protocolJson}: the protocol's error codes, versions and `_meta` keys. */
+/** {@link TextTaskRequestor.protocolJson}: the protocol's error codes, versions and `_meta` keys. */
 export interface ProtocolConstants {
   versions: { extension: '2026-07-28'; legacy: '2025-11-25' };
   extensionId: 'io.modelcontextprotocol/tasks';
@@ -886,17 +886,6 @@ export interface ProtocolConstants {
 export declare class TextTaskEngine {
   /** @throws {TaskEngineError} `invalid_options` */
   constructor(options?: TaskEngineOptions | null);
-
-  /**
-   * The protocol's names and numbers a host's glue needs, as JSON text of {@link ProtocolConstants}
-   * (the package's own modules read them from here, built into `core/protocol.js`).
-   *
-   * ```js
-   * const { errors } = JSON.parse(TextTaskEngine.protocolJson());
-   * errors.missingCapability; // -32021
-   * ```
-   */
-  static protocolJson(): string;
 
   /** The fields of every output kind, and which hold JSON text (what {@link TaskEngine} parses). */
   static outputShapes(): OutputShapes;
@@ -1103,6 +1092,19 @@ export declare class TextTaskRequestor {
 
   /** Each output kind's fields, those holding JSON text, and the one object mode keeps as `text`. */
   static outputShapes(): RequestorOutputShapes;
+
+  /**
+   * The protocol's names and numbers a host's glue needs, as JSON text of {@link ProtocolConstants}
+   * (the package's own modules read them from here, built into `core/protocol.js`). On the
+   * requestor's class, so the receiver-only build (`mcp-task-core/receiver`) stays small; the
+   * main entry and `mcp-task-core/requestor` have it.
+   *
+   * ```js
+   * const { errors } = JSON.parse(TextTaskRequestor.protocolJson());
+   * errors.missingCapability; // -32021
+   * ```
+   */
+  static protocolJson(): string;
 
   /**
    * Sends `method` with `paramsJson` (an object's JSON text). `task`: `undefined` or `false`

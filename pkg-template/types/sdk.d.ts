@@ -304,7 +304,9 @@ export interface CompanionToolNames {
  * plain tools), follow it: `task_status({ taskId })` (status, status message and, once done, the
  * outcome) and `task_cancel({ taskId })`. They answer through the server's own `tasks/get`,
  * `tasks/result` and `tasks/cancel` handlers: a task is found exactly where `tasks/get` finds it
- * (another session's is not). Relies on the SDK's request handler map, as
+ * (another session's is not). Such a client never calls `tasks/result`, so it cannot answer an
+ * input request: in these tasks the `extra.sendRequest` given to `createTask` rejects with
+ * -32021 (nothing sent or queued) and the tool decides. Relies on the SDK's request handler map, as
  * {@link propagateTaskCreationErrors} does; throws a `TypeError` for anything but an `McpServer`.
  */
 export declare function withCompanionTools<T extends object>(server: T, names?: CompanionToolNames): T;

@@ -10,7 +10,6 @@
 //! dialects share live in `shapes`.
 
 pub(crate) mod client_capabilities;
-#[cfg(feature = "receiver")]
 pub mod constants;
 pub mod extension;
 pub mod json;

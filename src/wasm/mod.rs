@@ -399,14 +399,6 @@ impl TextTaskEngine {
         Ok(self.engine()?.storage().forget_task(&task_id))
     }
 
-    /// The protocol's names and numbers the host's glue needs (error codes, versions, `_meta`
-    /// keys, how a policy is listed to a 2025-11-25 client), as JSON text: see
-    /// [`crate::protocol::constants::JSON`].
-    #[wasm_bindgen(js_name = protocolJson)]
-    pub fn protocol_json() -> String {
-        crate::protocol::constants::JSON.to_owned()
-    }
-
     /// The fields of every output kind (`{ [kind]: { fields, json, text } }`, from
     /// [`crate::js_names::ENGINE_OUTPUTS`]): which hold JSON text, and which one object
     /// mode keeps as exact text.

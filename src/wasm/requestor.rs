@@ -243,6 +243,16 @@ impl TextTaskRequestor {
         Ok(self.requestor()?.request_failed(&raw_id(string_arg(&request_id, "requestId")?, true)?))
     }
 
+    /// The protocol's names and numbers the host's glue needs (error codes, versions, `_meta`
+    /// keys, how a policy is listed to a 2025-11-25 client), as JSON text, for both sides (the
+    /// receiver-only build leaves it out to stay small; the package's modules read it at build
+    /// time): see
+    /// [`crate::protocol::constants::JSON`].
+    #[wasm_bindgen(js_name = protocolJson)]
+    pub fn protocol_json() -> String {
+        crate::protocol::constants::JSON.to_owned()
+    }
+
     /// The fields of every output kind (`{ [kind]: { fields, json, text } }`, from
     /// [`crate::js_names::REQUESTOR_OUTPUTS`]): which hold JSON text, and which one
     /// object mode keeps as exact text.
