@@ -942,7 +942,7 @@ class WasmTaskStore {
     const error = jsonRpcErrorIn(result);
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
     const outcome = /** @type {import('mcp-task-core').TextTaskOutcome} */ ({ kind: error ? 'error' : 'result', json });
-    engineCall(() => engine.storeTaskResult(taskId, context, status, outcome));
+    this.#changed(context, engineCall(() => engine.storeTaskResult(taskId, context, status, outcome)));
   }
 
   /**
@@ -968,7 +968,17 @@ class WasmTaskStore {
   #update(engine, taskId, status, statusMessage, context) {
     this.#forget(taskId);
     const message = statusMessage ? String(statusMessage) : null;
-    engineCall(() => engine.updateTaskStatus(taskId, context, status, message));
+    this.#changed(context, engineCall(() => engine.updateTaskStatus(taskId, context, status, message)));
+  }
+
+  /**
+   * The engine's answer to a change made here (the task JSON as it now is, or null once it
+   * expired) goes into the read cache: the SDK reads the task again after each change.
+   * @param {string | null} context
+   * @param {string | null} json
+   */
+  #changed(context, json) {
+    if (json !== null && context !== null) this.#remember(context, json);
   }
 
   /**
