@@ -196,12 +196,12 @@ export function objectTaskEngine(Text) {
     }
 
     updateTaskStatus(taskId, context, status, message) {
-      return parseOrNull(this.#live().updateTaskStatus(taskId, context, status, message));
+      return JSON.parse(this.#live().updateTaskStatus(taskId, context, status, message));
     }
 
     storeTaskResult(taskId, context, status, outcome) {
       const text = outcome === null || typeof outcome !== 'object' ? outcome : outcomeText(outcome);
-      return parseOrNull(this.#live().storeTaskResult(taskId, context, status, text));
+      return JSON.parse(this.#live().storeTaskResult(taskId, context, status, text));
     }
 
     getTaskResult(taskId, context) {

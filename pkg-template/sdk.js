@@ -972,13 +972,13 @@ class WasmTaskStore {
   }
 
   /**
-   * The engine's answer to a change made here (the task JSON as it now is, or null once it
-   * expired) goes into the read cache: the SDK reads the task again after each change.
+   * The engine's answer to a change made here (the task JSON as it now is) goes into the read
+   * cache: the SDK reads the task again after each change.
    * @param {string | null} context
-   * @param {string | null} json
+   * @param {string} json
    */
   #changed(context, json) {
-    if (json !== null && context !== null) this.#remember(context, json);
+    if (context !== null) this.#remember(context, json);
   }
 
   /**

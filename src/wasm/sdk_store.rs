@@ -69,10 +69,10 @@ impl TextTaskEngine {
 }
 
 /// The task JSON of `task_id` after a change the caller just made (it was checked visible to
-/// the caller's context), written from the record: a store caches it, as the SDK reads the task
-/// again after each change. `null` when it is gone already (a TTL of 0 expires at once).
-fn task_now(engine: &mut crate::Engine, task_id: &str) -> JsValue {
-    engine.held(task_id).map_or(JsValue::NULL, |t| JsValue::from(crate::task_json::task_json(t.view())))
+/// the caller's context, and the clock stands still within a call), written from the record: a
+/// store caches it, as the SDK reads the task again after each change.
+fn task_now(engine: &mut crate::Engine, task_id: &str) -> Result<String, JsValue> {
+    engine.held(task_id).map(|t| crate::task_json::task_json(t.view())).ok_or_else(|| store_error(StoreError::not_found(task_id)))
 }
 
 fn context_error(context: &JsValue) -> JsValue {
@@ -96,31 +96,31 @@ impl TextTaskEngine {
     /// SDK store: `updateTaskStatus` for a task of `context` (same status: message only; a
     /// move without a message keeps the current one; no move out of a terminal status).
     /// Returns the task JSON as it now is (see [`task_now`]).
-    #[wasm_bindgen(js_name = updateTaskStatus, unchecked_return_type = "string | null")]
+    #[wasm_bindgen(js_name = updateTaskStatus)]
     pub fn update_task_status(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<String, JsValue> {
         let (status, message) = (string_arg(&status, "status")?, opt_string_arg(&message, "message")?);
         let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
         engine.sdk_store().update_task_status(task_id, context, &status, message.as_deref()).map_err(store_error)?;
-        Ok(task_now(engine, task_id))
+        task_now(engine, task_id)
     }
 
     /// SDK store: `storeTaskResult` for a task of `context`: `{kind: "result" | "error", json}`.
     /// The outcome's text crosses through the reused argument buffer (the host's UTF-8
     /// encoder), however large. Returns the task JSON as it now is (see [`task_now`]).
-    #[wasm_bindgen(js_name = storeTaskResult, unchecked_return_type = "string | null")]
+    #[wasm_bindgen(js_name = storeTaskResult)]
     pub fn store_task_result(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "string")] task_id: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TextTaskOutcome")] outcome: JsValue,
-    ) -> Result<JsValue, JsValue> {
+    ) -> Result<String, JsValue> {
         let status = string_arg(&status, "status")?;
         let task_id = match task_id.as_string() {
             Some(id) => id,
@@ -143,7 +143,7 @@ impl TextTaskEngine {
         let (json, context) = (self.args.text(json).to_owned(), context.map(|c| self.args.text(c)));
         let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
         self.engine.sdk_store().store_task_result(&task_id, context, &status, outcome).map_err(store_error)?;
-        Ok(task_now(&mut self.engine, &task_id))
+        task_now(&mut self.engine, &task_id)
     }
 
     /// SDK store: `getTaskResult` for a task of `context`: `{kind: "result" | "error", json}`,
