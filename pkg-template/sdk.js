@@ -1364,7 +1364,8 @@ function propagateByDefault() {
        * @param {unknown[]} args
        */
       proto._onrequest = function onrequestPropagating(...args) {
-        if (this._taskStore instanceof WasmTaskStore) propagateTaskCreationErrors(this);
+        // Set up once per server: every later request only reads the mark.
+        if (this._taskStore instanceof WasmTaskStore && this._requestHandlers?.[PROPAGATING] !== true) propagateTaskCreationErrors(this);
         return onrequest.apply(this, args);
       };
     },
@@ -1406,11 +1407,17 @@ function withCreationErrors(handler) {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    return Promise.resolve()
-      .then(() => handler.call(this, request, { ...extra, taskStore }))
-      .catch((err) => {
-        throw refusal ? refusal.err : err;
-      });
+    // Called at once (the SDK calls handlers from a promise callback already); a synchronous
+    // throw becomes the rejection, as the handler's own would.
+    let answer;
+    try {
+      answer = handler.call(this, request, { ...extra, taskStore });
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    return Promise.resolve(answer).catch((err) => {
+      throw refusal ? refusal.err : err;
+    });
   };
 }
 
