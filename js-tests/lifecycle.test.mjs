@@ -394,6 +394,13 @@ describe('store API', () => {
     assert.equal(status(ids[3]), 'completed');
     const statuses = e.drain().filter((o) => o.kind === 'send').map((o) => o.json.params.status);
     assert.deepEqual(statuses, ['input_required', 'working', 'completed', 'failed', 'completed']);
+    // A change answers with the task JSON as it now is, the one getTask gives next.
+    const moved = e.engine.updateTaskStatus(ids[4], 'alice', 'input_required', 'a city?');
+    assert.equal(moved, e.engine.getTask(ids[4], 'alice'));
+    assert.equal(JSON.parse(moved).statusMessage, 'a city?');
+    const stored = e.engine.storeTaskResult(ids[4], 'alice', 'completed', { kind: 'result', json: '{}' });
+    assert.equal(stored, e.engine.getTask(ids[4], 'alice'));
+    assert.equal(JSON.parse(stored).status, 'completed');
     assertEngineError(() => e.engine.createTask('alice', 'tools/call', -1), 'invalid_argument');
     assertEngineError(() => e.engine.createTask('alice', 'tools/call', 1.5), 'invalid_argument');
     assertEngineError(() => e.engine.createTask('alice', 'tools/call', '100'), 'invalid_argument');

@@ -197,10 +197,10 @@ test('every other method, with values in and out', () => {
   assert.equal(e.setStatusMessage(t.taskId, 'busy').statusMessage, 'busy');
   assert.deepEqual(e.getTask(t.taskId, 's'), e.setStatusMessage(t.taskId, 'busy'));
   assert.equal(e.getTask(t.taskId, 'other'), null);
-  e.updateTaskStatus(t.taskId, 's', 'input_required');
+  assert.deepEqual(e.updateTaskStatus(t.taskId, 's', 'input_required'), e.getTask(t.taskId, 's'));
   assert.equal(e.getTask(t.taskId, 's').status, 'input_required');
   assert.equal(e.resume(t.taskId).status, 'working');
-  e.storeTaskResult(t.taskId, 's', 'completed', { kind: 'result', result: RESULT });
+  assert.deepEqual(e.storeTaskResult(t.taskId, 's', 'completed', { kind: 'result', result: RESULT }), e.getTask(t.taskId, 's'));
   assert.equal(e.getTask(t.taskId, 's').status, 'completed');
   const outcome = e.getTaskResult(t.taskId, 's');
   assert.deepEqual(outcome, { kind: 'result', result: RESULT, text: JSON.stringify(RESULT) });

@@ -65,8 +65,8 @@ async function connect(kind) {
   };
 }
 
-/** One pass of the mix on a fresh server and store; ns per op per phase. */
-async function pass(kind, n) {
+/** One pass of the mix on a fresh server and store (`kind`: 'wasm' or 'sdk'); ns per op per phase. */
+export async function pass(kind, n) {
   const { client, close } = await connect(kind);
   const tasks = client.experimental.tasks;
   const ids = new Array(n);

@@ -2,6 +2,7 @@
 import { benchWire } from './p1-wire.mjs';
 import { gc, importEngine, importOurSdk, liftedLimits, resultOf, T0 } from './lib.mjs';
 import { requestOf, TTL } from './p2-store.mjs';
+import { pass } from './p2e-sdk-e2e.mjs';
 
 const section = process.argv[2];
 const N = 200_000;
@@ -31,6 +32,9 @@ if (section === 'p1') {
     for (let p = 0; p < 200; p++) cursor = (await store.listTasks(cursor, undefined)).nextCursor;
     store.cleanup();
   }
+} else if (section === 'p2e' || section === 'p2e-sdk') {
+  // P2e's mix through the SDK: ours (p2e) or the SDK's own store (p2e-sdk), for comparison.
+  for (let round = 0; round < 8; round++) await pass(section === 'p2e' ? 'wasm' : 'sdk', 3000);
 } else if (section === 'create') {
   const { e } = await engine();
   for (let i = 0; i < N; i++) e.createTask('c', 'tools/call', 60_000, null);

@@ -124,9 +124,11 @@ export function objectMode(): void {
     engine.cancel(task.taskId),
     engine.cancelTask(task.taskId, 'alice', 'stop'),
   ];
-  engine.updateTaskStatus(task.taskId, 'alice', 'working');
+  const updated: Task = engine.updateTaskStatus(task.taskId, 'alice', 'working');
+  void updated;
   engine.updateTaskStatus(task.taskId, null, 'input_required', 'waiting');
-  engine.storeTaskResult(task.taskId, 'alice', 'completed', { kind: 'result', result: { content: [] } });
+  const stored: Task = engine.storeTaskResult(task.taskId, 'alice', 'completed', { kind: 'result', result: { content: [] } });
+  void stored;
   engine.storeTaskResult(task.taskId, 'alice', 'failed', { kind: 'error', error: { code: -32000, message: 'boom' } });
   // @ts-expect-error: a result is stored only as completed or failed
   engine.storeTaskResult(task.taskId, 'alice', 'working', { kind: 'result', result: {} });

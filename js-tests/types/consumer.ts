@@ -207,11 +207,13 @@ export async function main(): Promise<void> {
   if (page.nextCursor !== undefined) engine.listTasks('alice', page.nextCursor);
   asTask(engine.cancelTask(created.taskId, 'alice'));
   asTask(engine.cancelTask(created.taskId, 'alice', 'no longer needed'));
-  const nothing: void = engine.updateTaskStatus(created.taskId, 'alice', 'input_required', 'waiting');
-  void nothing;
+  // A change answers with the task JSON as it now is.
+  const updated: string = engine.updateTaskStatus(created.taskId, 'alice', 'input_required', 'waiting');
+  void updated;
   // @ts-expect-error: not a status
   engine.updateTaskStatus(created.taskId, 'alice', 'paused');
-  engine.storeTaskResult(created.taskId, 'alice', 'completed', { kind: 'result', json: '{}' });
+  const stored: string = engine.storeTaskResult(created.taskId, 'alice', 'completed', { kind: 'result', json: '{}' });
+  void stored;
   // @ts-expect-error: a result is stored only as completed or failed
   engine.storeTaskResult(created.taskId, 'alice', 'working', { kind: 'result', json: '{}' });
   const count: number = engine.taskCount;

@@ -942,7 +942,7 @@ class WasmTaskStore {
     const error = jsonRpcErrorIn(result);
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
     const outcome = /** @type {import('mcp-task-core').TextTaskOutcome} */ ({ kind: error ? 'error' : 'result', json });
-    engineCall(() => engine.storeTaskResult(taskId, context, status, outcome));
+    this.#changed(context, engineCall(() => engine.storeTaskResult(taskId, context, status, outcome)));
   }
 
   /**
@@ -968,7 +968,17 @@ class WasmTaskStore {
   #update(engine, taskId, status, statusMessage, context) {
     this.#forget(taskId);
     const message = statusMessage ? String(statusMessage) : null;
-    engineCall(() => engine.updateTaskStatus(taskId, context, status, message));
+    this.#changed(context, engineCall(() => engine.updateTaskStatus(taskId, context, status, message)));
+  }
+
+  /**
+   * The engine's answer to a change made here (the task JSON as it now is) goes into the read
+   * cache: the SDK reads the task again after each change.
+   * @param {string | null} context
+   * @param {string} json
+   */
+  #changed(context, json) {
+    if (context !== null) this.#remember(context, json);
   }
 
   /**
@@ -1354,7 +1364,8 @@ function propagateByDefault() {
        * @param {unknown[]} args
        */
       proto._onrequest = function onrequestPropagating(...args) {
-        if (this._taskStore instanceof WasmTaskStore) propagateTaskCreationErrors(this);
+        // Set up once per server: every later request only reads the mark.
+        if (this._taskStore instanceof WasmTaskStore && this._requestHandlers?.[PROPAGATING] !== true) propagateTaskCreationErrors(this);
         return onrequest.apply(this, args);
       };
     },
@@ -1396,11 +1407,17 @@ function withCreationErrors(handler) {
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
-    return Promise.resolve()
-      .then(() => handler.call(this, request, { ...extra, taskStore }))
-      .catch((err) => {
-        throw refusal ? refusal.err : err;
-      });
+    // Called at once (the SDK calls handlers from a promise callback already); a synchronous
+    // throw becomes the rejection, as the handler's own would.
+    let answer;
+    try {
+      answer = handler.call(this, request, { ...extra, taskStore });
+    } catch (err) {
+      answer = Promise.reject(err);
+    }
+    return Promise.resolve(answer).catch((err) => {
+      throw refusal ? refusal.err : err;
+    });
   };
 }
 

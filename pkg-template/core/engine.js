@@ -197,12 +197,12 @@ export function objectTaskEngine(Text) {
     }
 
     updateTaskStatus(taskId, context, status, message) {
-      this.#live().updateTaskStatus(taskId, context, status, message);
+      return JSON.parse(this.#live().updateTaskStatus(taskId, context, status, message));
     }
 
     storeTaskResult(taskId, context, status, outcome) {
       const text = outcome === null || typeof outcome !== 'object' ? outcome : outcomeText(outcome);
-      this.#live().storeTaskResult(taskId, context, status, text);
+      return JSON.parse(this.#live().storeTaskResult(taskId, context, status, text));
     }
 
     getTaskResult(taskId, context) {

@@ -816,16 +816,18 @@ export interface TaskEngineMembers<V extends EngineValues> {
    * keeps the current one. A task ID that is not a string names no task.
    * @throws {TaskEngineError} `unknown_task` ("Task not found: <id>"), `invalid_argument`,
    *   `already_terminal` ("Cannot update task <id> from terminal status '<from>' to '<to>'", a cancelled task's included)
+   * @returns the task as it now is (what `getTask` answers next)
    */
-  updateTaskStatus(taskId: string, context: string | null | undefined, status: TaskStatus, message?: string | null): void;
+  updateTaskStatus(taskId: string, context: string | null | undefined, status: TaskStatus, message?: string | null): V['task'];
 
   /**
    * The SDK's `storeTaskResult`: ends a task of `context` with `status` `completed` or
    * `failed` (the host's judgement: a result stored as `failed` fails the task) and its
    * outcome, a result object or (with `failed`) a JSON-RPC error object that `tasks/result` replays.
    * @throws {TaskEngineError} `unknown_task`, `invalid_argument`, `task_cancelled`, `already_terminal`, `limit_exceeded`
+   * @returns the task as it now is (what `getTask` answers next)
    */
-  storeTaskResult(taskId: string, context: string | null | undefined, status: 'completed' | 'failed', outcome: V['outcomeIn']): void;
+  storeTaskResult(taskId: string, context: string | null | undefined, status: 'completed' | 'failed', outcome: V['outcomeIn']): V['task'];
 
   /**
    * The SDK's `getTaskResult`: the stored outcome of a task of `context`.

@@ -39,7 +39,7 @@ pub struct StoreError {
 }
 
 impl StoreError {
-    fn not_found(task_id: &str) -> Self {
+    pub(crate) fn not_found(task_id: &str) -> Self {
         StoreError { code: "unknown_task", rpc_code: INVALID_PARAMS, message: format!("Task not found: {task_id}") }
     }
 

@@ -11,11 +11,33 @@ use wasm_bindgen::prelude::*;
 export function taskOutcome(kind, json) {
   return { kind, json };
 }
+export function outcomeKind(outcome) {
+  try {
+    const kind = outcome.kind;
+    return kind === 'result' ? 1 : kind === 'error' ? 2 : 0;
+  } catch {
+    return 0;
+  }
+}
+export function outcomeJson(outcome) {
+  try {
+    return outcome.json;
+  } catch {
+    return undefined;
+  }
+}
 ")]
 extern "C" {
     /// `{ kind, json }` made by one call (the text crosses borrowed, as in `outputs`).
     #[wasm_bindgen(js_name = taskOutcome)]
     fn task_outcome(kind: &str, json: &str) -> JsValue;
+    /// A `TextTaskOutcome`'s kind, read in one call (where `Reflect.get` took four): 1
+    /// `"result"`, 2 `"error"`, 0 anything else (also when reading it throws).
+    #[wasm_bindgen(js_name = outcomeKind)]
+    fn outcome_kind(outcome: &JsValue) -> u32;
+    /// A `TextTaskOutcome`'s `json` (`undefined` if reading it throws).
+    #[wasm_bindgen(js_name = outcomeJson)]
+    fn outcome_json(outcome: &JsValue) -> JsValue;
 }
 
 fn store_error(e: StoreError) -> JsValue {
@@ -46,6 +68,13 @@ impl TextTaskEngine {
     }
 }
 
+/// The task JSON of `task_id` after a change the caller just made (it was checked visible to
+/// the caller's context, and the clock stands still within a call), written from the record: a
+/// store caches it, as the SDK reads the task again after each change.
+fn task_now(engine: &mut crate::Engine, task_id: &str) -> Result<String, JsValue> {
+    engine.held(task_id).map(|t| crate::task_json::task_json(t.view())).ok_or_else(|| store_error(StoreError::not_found(task_id)))
+}
+
 fn context_error(context: &JsValue) -> JsValue {
     type_error("context", "a string, null or undefined", context)
 }
@@ -66,6 +95,7 @@ fn opt_cap(value: &JsValue, name: &str) -> Result<Option<usize>, JsValue> {
 impl TextTaskEngine {
     /// SDK store: `updateTaskStatus` for a task of `context` (same status: message only; a
     /// move without a message keeps the current one; no move out of a terminal status).
+    /// Returns the task JSON as it now is (see [`task_now`]).
     #[wasm_bindgen(js_name = updateTaskStatus)]
     pub fn update_task_status(
         &mut self,
@@ -73,15 +103,16 @@ impl TextTaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string | null")] message: JsValue,
-    ) -> Result<(), JsValue> {
+    ) -> Result<String, JsValue> {
         let (status, message) = (string_arg(&status, "status")?, opt_string_arg(&message, "message")?);
         let (engine, task_id, context) = self.task_and_context(&task_id, &context)?;
-        engine.sdk_store().update_task_status(task_id, context, &status, message.as_deref()).map_err(store_error)
+        engine.sdk_store().update_task_status(task_id, context, &status, message.as_deref()).map_err(store_error)?;
+        task_now(engine, task_id)
     }
 
     /// SDK store: `storeTaskResult` for a task of `context`: `{kind: "result" | "error", json}`.
     /// The outcome's text crosses through the reused argument buffer (the host's UTF-8
-    /// encoder), however large.
+    /// encoder), however large. Returns the task JSON as it now is (see [`task_now`]).
     #[wasm_bindgen(js_name = storeTaskResult)]
     pub fn store_task_result(
         &mut self,
@@ -89,19 +120,21 @@ impl TextTaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] context: JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] status: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TextTaskOutcome")] outcome: JsValue,
-    ) -> Result<(), JsValue> {
+    ) -> Result<String, JsValue> {
         let status = string_arg(&status, "status")?;
         let task_id = match task_id.as_string() {
             Some(id) => id,
             None => task_id_text(&task_id).as_string().unwrap_or_default(),
         };
-        let kind = Reflect::get(&outcome, &"kind".into()).unwrap_or(JsValue::UNDEFINED);
-        let is_error = match kind.as_string().as_deref() {
-            Some("result") => false,
-            Some("error") => true,
-            _ => return Err(type_error("outcome.kind", "\"result\" or \"error\"", &kind)),
+        let is_error = match outcome_kind(&outcome) {
+            1 => false,
+            2 => true,
+            _ => {
+                let kind = Reflect::get(&outcome, &"kind".into()).unwrap_or(JsValue::UNDEFINED);
+                return Err(type_error("outcome.kind", "\"result\" or \"error\"", &kind));
+            }
         };
-        let json = Reflect::get(&outcome, &"json".into()).unwrap_or(JsValue::UNDEFINED);
+        let json = outcome_json(&outcome);
         let (json, context) = self.args.pair(&json, &context).map_err(|refused| match refused {
             super::args::ArgError::First => type_error("outcome.json", "a string", &json),
             super::args::ArgError::Second => context_error(&context),
@@ -109,7 +142,8 @@ impl TextTaskEngine {
         self.clock.read()?;
         let (json, context) = (self.args.text(json).to_owned(), context.map(|c| self.args.text(c)));
         let outcome = if is_error { Outcome::Error(json) } else { Outcome::Result(json) };
-        self.engine.sdk_store().store_task_result(&task_id, context, &status, outcome).map_err(store_error)
+        self.engine.sdk_store().store_task_result(&task_id, context, &status, outcome).map_err(store_error)?;
+        task_now(&mut self.engine, &task_id)
     }
 
     /// SDK store: `getTaskResult` for a task of `context`: `{kind: "result" | "error", json}`,
