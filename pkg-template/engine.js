@@ -215,6 +215,10 @@ export function objectTaskEngine(Text) {
       return this.#live().taskCount;
     }
 
+    figures() {
+      return this.#live().figures();
+    }
+
     free() {
       if (this.#freed) return;
       this.#freed = true;

@@ -1,7 +1,8 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js, node-random.js, engine.js, sdk.js, redis.js, storage.js, runtime.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
-//     transform; a sibling ES module './x.js' is required as its twin './x.cjs')
+//   extras.js, node-random.js, engine.js, sdk.js, redis.js, storage.js, runtime.js, telemetry.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
+//     transform; a sibling ES module './x.js' is required as its twin './x.cjs'; `import.meta.url`
+//     is the twin's own file)
 //   index.d.ts, receiver-only.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts, requestor.d.ts -> *.d.cts   (same declarations)
 //
 //   node scripts/cjs-copies.mjs PKG_DIR
@@ -26,6 +27,7 @@ function toCommonJs(file, target = file.replace(/\.js$/, '.cjs')) {
     target: 'node20',
     sourcefile: file,
     legalComments: 'inline',
+    define: { 'import.meta.url': '__filename' },
   });
   if (warnings.length) throw new Error(`${file}: ${warnings.map((w) => w.text).join('; ')}`);
   // Only the relative requires esbuild wrote: a sibling ES module has its CommonJS twin.
@@ -44,6 +46,7 @@ toCommonJs('node-random.js');
 toCommonJs('engine.js');
 toCommonJs('storage.js');
 toCommonJs('runtime.js');
+toCommonJs('telemetry.js');
 toCommonJs('sdk.js');
 toCommonJs('redis.js');
 toCommonJs('server.js');

@@ -147,4 +147,16 @@ impl Engine {
     pub fn task_count(&self) -> usize {
         self.table.len()
     }
+
+    /// The figures a dashboard shows: the live tasks held, by status (in the order of
+    /// [`TaskStatus`](crate::TaskStatus): working, input_required, completed, failed,
+    /// cancelled), then the tasks failed here since start because their lease ran out.
+    pub fn figures(&self) -> [u64; 6] {
+        let mut out = [0; 6];
+        for t in self.table.iter() {
+            out[t.status as usize] += 1;
+        }
+        out[5] = self.lease_failures;
+        out
+    }
 }

@@ -656,6 +656,12 @@ impl TextTaskEngine {
     pub fn task_count(&self) -> usize {
         self.engine.task_count()
     }
+
+    /// Live tasks held by status (working, input_required, completed, failed, cancelled),
+    /// then the tasks failed since start because their lease ran out.
+    pub fn figures(&self) -> Vec<f64> {
+        self.engine.figures().iter().map(|&n| n as f64).collect()
+    }
 }
 
 #[cfg(feature = "receiver")]
