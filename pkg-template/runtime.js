@@ -345,7 +345,7 @@ class TaskRuntime {
       if (asked !== undefined) this.#telemetry?.answered(taskId, asked);
       asked = rawId;
       entry.inputs.set(rawId, pending);
-      this.#telemetry?.asked(taskId, rawId, method);
+      this.#telemetry?.asked(taskId, rawId, method, rawId);
     };
     try {
       return Promise.resolve(this.op({ taskId, write: true }, ask)).then(() => answer);

@@ -74,6 +74,16 @@ function header(headers, name) {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** A request id's JSON text as the conventions write it (a string's text without its quotes). */
+function idText(rawId) {
+  try {
+    const id = JSON.parse(rawId);
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : rawId;
+  } catch {
+    return rawId;
+  }
+}
+
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The metric instruments of one meter, and the runtimes whose figures they sum. */
@@ -175,13 +185,16 @@ class Telemetry {
     this.#tasks.set(taskId, { created, work, inputs: new Map() });
   }
 
-  /** An input round trip of the task's work starts (`key` names it until it is answered). */
-  asked(taskId, key, method) {
+  /**
+   * An input round trip of the task's work starts: `key` names it until it is answered,
+   * `rawId` is the JSON text of the id of the request sent to the client (when there is one).
+   */
+  asked(taskId, key, method, rawId) {
     const traced = this.#tasks.get(taskId);
     if (traced === undefined) return;
     const api = this.#api;
     const attributes = { 'mcp.method.name': method, 'mcp.task.id': taskId };
-    if (typeof key === 'string') attributes['jsonrpc.request.id'] = key;
+    if (rawId !== undefined) attributes['jsonrpc.request.id'] = idText(rawId);
     traced.inputs.get(key)?.end();
     const span = this.#tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes }, api.trace.setSpan(traced.created, traced.work));
     traced.inputs.set(key, span);
@@ -207,7 +220,11 @@ class Telemetry {
     if (traced === undefined) return;
     this.#tasks.delete(taskId);
     const api = this.#api;
-    for (const span of traced.inputs.values()) span.end();
+    // Round trips still open are abandoned: the task ended before the client answered.
+    for (const span of traced.inputs.values()) {
+      this.#failed(span, { name: 'AbortError', message: `The task ended (${status}) before the answer` });
+      span.end();
+    }
     const attributes = { 'mcp.task.id': taskId, 'mcp.task.status': status };
     if (status === 'failed') attributes['error.type'] = errorType ?? 'tool_error';
     traced.work.setAttribute('mcp.task.status', status);
