@@ -47,4 +47,6 @@ export type {
   TextTaskOutcome,
   TaskEngineErrorCode,
   TaskEngineError,
+  TaskFigures,
+  TaskTelemetryOption,
 } from './index.js';

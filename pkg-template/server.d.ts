@@ -25,7 +25,7 @@ import type {
   ToolAnnotations,
   Transport,
 } from '@modelcontextprotocol/server';
-import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
+import type { TaskEngine, TaskEngineOptions, TaskFigures, TaskTelemetryOption, TextTaskEngine } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/storage';
 
 /**
@@ -121,7 +121,14 @@ export interface TasksExtensionOptions {
    * it answers). For a dashboard or an alert; requests get theirs as a -32603 answer.
    */
   onstorageerror?: (error: Error & { reason?: string }) => void;
+  /**
+   * OpenTelemetry traces and metrics of the tasks (see the README's "Traces and metrics").
+   * Default: `@opentelemetry/api` if installed; `false`: off; `{ api, tracer?, meter? }`: those.
+   */
+  telemetry?: TaskTelemetryOption;
 }
+
+export type { TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
 
 /** See {@link TasksExtensionOptions.companionTools}. Defaults: `task_status`, `task_cancel`. */
 export interface CompanionToolNames {
@@ -299,6 +306,11 @@ export declare class TasksExtension {
    *   serveStdio(factory, { transport: tasks.withTaskListen(new StdioServerTransport()) });
    */
   withTaskListen(transport: Transport): Transport;
+  /**
+   * The figures a dashboard shows: tasks by status, running work, work waiting for input, and
+   * since start expirations, lease failures and storage errors (with `storage`: this instance's).
+   */
+  figures(): TaskFigures;
   /** Stops the expiry timer, aborts running work and closes listen streams. */
   close(): void;
 }

@@ -148,7 +148,8 @@ export function objectMode(): void {
   const count: number = engine.taskCount;
   // @ts-expect-error: read-only
   engine.taskCount = 1;
-  void [results, inputId, progressed, context, seen, page, count];
+  const figures: Float64Array = engine.figures();
+  void [results, inputId, progressed, context, seen, page, count, figures];
   engine.free();
 }
 

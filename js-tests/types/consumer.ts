@@ -216,6 +216,8 @@ export async function main(): Promise<void> {
   engine.storeTaskResult(created.taskId, 'alice', 'working', { kind: 'result', json: '{}' });
   const count: number = engine.taskCount;
   void count;
+  const figures: Float64Array = engine.figures();
+  void figures;
 
   // Errors.
   try {
