@@ -215,8 +215,8 @@ export function objectTaskEngine(Text) {
       return this.#live().taskCount;
     }
 
-    figures() {
-      return this.#live().figures();
+    figure(which) {
+      return this.#live().figure(which);
     }
 
     free() {

@@ -837,12 +837,12 @@ export interface TaskEngineMembers<V extends EngineValues> {
   readonly taskCount: number;
 
   /**
-   * The engine's counts for a dashboard: the live tasks held by status (working,
-   * input_required, completed, failed, cancelled), then the tasks this engine failed since it
-   * was made because their worker's lease ran out (storage mode). The adapters' `figures()`
-   * (see {@link TaskFigures}) are built on it.
+   * One of the engine's counts for a dashboard: `0` to `4` the live tasks held with that status
+   * (working, input_required, completed, failed, cancelled), `5` the tasks this engine failed
+   * since it was made because their worker's lease ran out (storage mode). The adapters'
+   * `figures()` (see {@link TaskFigures}) are built on it.
    */
-  figures(): Float64Array;
+  figure(which: 0 | 1 | 2 | 3 | 4 | 5): number;
 
   /**
    * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).

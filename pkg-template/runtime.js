@@ -3,8 +3,9 @@
 // (at once) or through a StorageLoop (load, decide, compare-and-set), catches replies the engine
 // queues for a request id, starts work on `execute` and tracks it (its AbortSignal, its pending
 // input requests), delivers sends to the stream that asked, and reports audit records, dropped
-// outputs and storage errors to hooks. Adapters turn SDK or platform calls into its calls and
-// keep no task state of their own.
+// outputs and storage errors to hooks. It counts the dashboard figures (`figures()`) and, with
+// OpenTelemetry present, traces each task and reports the figures as metrics (telemetry.js).
+// Adapters turn SDK or platform calls into its calls and keep no task state of their own.
 //
 // The CommonJS twin runtime.cjs is generated from this file by scripts/build-pkg.sh.
 import { drainOutputs } from './extras.js';
@@ -272,7 +273,7 @@ class TaskRuntime {
     }
     if (entry === undefined || entry.awaiting === (status === 'input_required')) return;
     entry.awaiting = status === 'input_required';
-    if (entry.awaiting) this.#telemetry?.asked(taskId, 'input_required', 'input_required');
+    if (entry.awaiting) this.#telemetry?.asked(taskId, 'input_required');
     else this.#telemetry?.answered(taskId, 'input_required');
   }
 
@@ -292,7 +293,7 @@ class TaskRuntime {
    * (the tasks this engine failed because their worker's lease ran out) and storage errors.
    */
   figures() {
-    const counts = this.engine.figures();
+    const count = (which) => this.engine.figure(which);
     let running = 0;
     let inputWaiting = 0;
     for (const entry of this.#work.values()) {
@@ -300,11 +301,11 @@ class TaskRuntime {
       if (entry.waiting) inputWaiting++;
     }
     return {
-      tasks: { working: counts[0], input_required: counts[1], completed: counts[2], failed: counts[3], cancelled: counts[4] },
+      tasks: { working: count(0), input_required: count(1), completed: count(2), failed: count(3), cancelled: count(4) },
       running,
       inputWaiting,
       expirations: this.#expirations,
-      leaseFailures: counts[5],
+      leaseFailures: count(5),
       storageErrors: this.#storageErrors,
     };
   }

@@ -187,16 +187,19 @@ class Telemetry {
 
   /**
    * An input round trip of the task's work starts: `key` names it until it is answered,
-   * `rawId` is the JSON text of the id of the request sent to the client (when there is one).
+   * `method` and `rawId` (the JSON text of its id) are those of the request sent to the client;
+   * no `method`: the request is not known here (an SDK 1.x task waiting in `input_required`).
    */
   asked(taskId, key, method, rawId) {
     const traced = this.#tasks.get(taskId);
     if (traced === undefined) return;
     const api = this.#api;
-    const attributes = { 'mcp.method.name': method, 'mcp.task.id': taskId };
+    const attributes = { 'mcp.task.id': taskId };
+    if (method !== undefined) attributes['mcp.method.name'] = method;
     if (rawId !== undefined) attributes['jsonrpc.request.id'] = idText(rawId);
     traced.inputs.get(key)?.end();
-    const span = this.#tracer.startSpan(method, { kind: api.SpanKind.CLIENT, attributes }, api.trace.setSpan(traced.created, traced.work));
+    const name = method ?? 'input_required';
+    const span = this.#tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, api.trace.setSpan(traced.created, traced.work));
     traced.inputs.set(key, span);
   }
 

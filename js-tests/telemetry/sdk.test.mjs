@@ -63,6 +63,7 @@ test('a task is one trace under the client\'s traceparent: creation, work, input
   assert.equal(work.attributes['mcp.task.status'], 'completed');
   const input = spans.input_required;
   assert.equal(input.kind, api.SpanKind.CLIENT);
+  assert.equal(input.attributes['mcp.method.name'], undefined, 'the SDK 1.x store does not see which request waits');
   assert.equal(parentOf(input), work.spanContext().spanId);
   assert.ok(input.endTime[0] * 1e9 + input.endTime[1] <= work.endTime[0] * 1e9 + work.endTime[1], 'the round trip ends before the work');
   const outcome = spans['task completed'];

@@ -148,7 +148,7 @@ export function objectMode(): void {
   const count: number = engine.taskCount;
   // @ts-expect-error: read-only
   engine.taskCount = 1;
-  const figures: Float64Array = engine.figures();
+  const figures: number = engine.figure(1);
   void [results, inputId, progressed, context, seen, page, count, figures];
   engine.free();
 }

@@ -148,15 +148,13 @@ impl Engine {
         self.table.len()
     }
 
-    /// The figures a dashboard shows: the live tasks held, by status (in the order of
+    /// A figure for a dashboard: `0`-`4` the live tasks held with that status (in the order of
     /// [`TaskStatus`](crate::TaskStatus): working, input_required, completed, failed,
-    /// cancelled), then the tasks failed here since start because their lease ran out.
-    pub fn figures(&self) -> [u64; 6] {
-        let mut out = [0; 6];
-        for t in self.table.iter() {
-            out[t.status as usize] += 1;
+    /// cancelled), `5` the tasks failed here since start because their lease ran out.
+    pub fn figure(&self, which: u32) -> u32 {
+        if which == 5 {
+            return self.lease_failures;
         }
-        out[5] = self.lease_failures;
-        out
+        self.table.iter().filter(|t| t.status as u32 == which).count() as u32
     }
 }

@@ -137,7 +137,7 @@ pub struct Engine {
     /// kept in the record (raw request id, response) until that instance takes them.
     relayed: FastMap<String, Vec<(String, String)>>,
     /// Storage mode: tasks failed here because their worker's lease ran out (for dashboards).
-    lease_failures: u64,
+    lease_failures: u32,
 }
 
 impl std::fmt::Debug for Engine {

@@ -657,10 +657,11 @@ impl TextTaskEngine {
         self.engine.task_count()
     }
 
-    /// Live tasks held by status (working, input_required, completed, failed, cancelled),
-    /// then the tasks failed since start because their lease ran out.
-    pub fn figures(&self) -> Vec<f64> {
-        self.engine.figures().iter().map(|&n| n as f64).collect()
+    /// A figure for a dashboard: `0`-`4` the live tasks held with that status (working,
+    /// input_required, completed, failed, cancelled), `5` the tasks failed since start because
+    /// their lease ran out.
+    pub fn figure(&self, which: u32) -> u32 {
+        self.engine.figure(which)
     }
 }
 
