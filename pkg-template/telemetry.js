@@ -46,7 +46,19 @@ function telemetryOf(option) {
   if (option === false || option === null) return null;
   const api = option === undefined ? installedApi() : option.api;
   if (api === null || api === undefined) return null;
-  return new Telemetry(api, option?.tracer ?? api.trace.getTracer(NAME), option?.meter ?? api.metrics.getMeter(NAME));
+  const telemetry = new Telemetry(api, option?.tracer ?? api.trace.getTracer(NAME), option?.meter ?? api.metrics.getMeter(NAME));
+  // A tracer's fault must never fail a task: its spans are lost, the task goes on.
+  for (const name of ['begin', 'asked', 'answered', 'end']) {
+    const traced = telemetry[name].bind(telemetry);
+    telemetry[name] = (...args) => {
+      try {
+        traced(...args);
+      } catch {
+        // the span is lost
+      }
+    };
+  }
+  return telemetry;
 }
 
 /** The `telemetry` option, checked (adapters call this where they check their options). */

@@ -155,3 +155,15 @@ test('without @opentelemetry/api installed, or with telemetry: false, nothing is
   assert.equal(outcomes[0].content[0].text, 'quick');
   assert.deepEqual(outcomes[0].content, outcomes[1].content);
 });
+
+test('a tracer that throws loses its spans, never a task', { timeout: 20_000 }, async () => {
+  const mod = await withoutApi.import('sdk');
+  const broken = { startSpan() { throw new Error('exporter down'); } };
+  const { client, taskStore, close } = await serve(mod, { telemetry: { api, tracer: broken } });
+  const taskId = await call(client, 'quick');
+  const done = await waitForTask(client, taskId, (t) => t.status === 'completed');
+  assert.equal(done.status, 'completed');
+  assert.equal(taskStore.figures().tasks.completed, 1);
+  taskStore.cleanup();
+  await close();
+});
