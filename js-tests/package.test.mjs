@@ -101,11 +101,11 @@ test('package metadata: licences shipped, repository, homepage, bugs, engines', 
   assert.match(p.engines?.node ?? '', /^>=\d+/);
 });
 
-test('installing the package alone installs nothing else: no dependencies, every SDK peer optional', () => {
+test('installing the package alone installs nothing else: no dependencies, every peer (the SDKs, OpenTelemetry\'s API) optional', () => {
   const p = pkg.packageJson;
   assert.equal(p.dependencies, undefined);
   const peers = Object.keys(p.peerDependencies ?? {}).sort();
-  assert.deepEqual(peers, ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server']);
+  assert.deepEqual(peers, ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@opentelemetry/api']);
   for (const peer of peers) assert.equal(p.peerDependenciesMeta?.[peer]?.optional, true, `${peer} is an optional peer`);
 });
 

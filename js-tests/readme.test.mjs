@@ -41,7 +41,7 @@ async function startExampleServer() {
 }
 before(async () => {
   pkg = installPackage();
-  for (const dep of ['@modelcontextprotocol', 'zod', 'ioredis']) {
+  for (const dep of ['@modelcontextprotocol', '@opentelemetry', 'zod', 'ioredis']) {
     fs.symlinkSync(path.join(JS_TESTS_DIR, 'node_modules', dep), path.join(pkg.dir, 'node_modules', dep));
   }
   redis = await startRedis();

@@ -170,6 +170,10 @@ fn a_restart_restores_every_acknowledged_task_and_fails_the_dead_workers_ones() 
         serde_json::from_str(&t.message).unwrap()
     };
     assert_eq!(waiting["id"], "t3/input/1");
+    // A dashboard's figures: the tasks held by status (working, input_required, completed,
+    // failed, cancelled), then the lease failures found here.
+    let figures = |b: &Node| (0..6).map(|which| b.engine.figure(which)).collect::<Vec<_>>();
+    assert_eq!(figures(&b), [1, 1, 1, 0, 0, 0]);
     // The dead instance's leases run out: its running tasks fail with a clear error, within the lease.
     let deadline = b.engine.next_deadline().unwrap();
     assert!(deadline <= T + 3_000, "checked when the lease ends");
@@ -186,6 +190,7 @@ fn a_restart_restores_every_acknowledged_task_and_fails_the_dead_workers_ones() 
         assert_eq!(stored["status"], "failed", "the failure is durable too");
     }
     assert_eq!(get(&mut b, "t2").status, TaskStatus::Completed, "finished work is untouched");
+    assert_eq!(figures(&b), [0, 0, 1, 2, 0, 2], "two lease failures");
 }
 
 #[cfg_attr(not(target_arch = "wasm32"), test)]

@@ -150,7 +150,8 @@ export function objectMode(): void {
   const count: number = engine.taskCount;
   // @ts-expect-error: read-only
   engine.taskCount = 1;
-  void [results, inputId, progressed, context, seen, page, count];
+  const figures: number = engine.figure(1);
+  void [results, inputId, progressed, context, seen, page, count, figures];
   engine.free();
 }
 

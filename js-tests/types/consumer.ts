@@ -218,6 +218,10 @@ export async function main(): Promise<void> {
   engine.storeTaskResult(created.taskId, 'alice', 'working', { kind: 'result', json: '{}' });
   const count: number = engine.taskCount;
   void count;
+  const figures: number = engine.figure(5);
+  // @ts-expect-error: figures are numbered 0 to 5
+  engine.figure(6);
+  void figures;
 
   // Errors.
   try {

@@ -70,6 +70,8 @@ function requestOf(message) {
   return valid && (typeof parsed.id === 'string' || Number.isSafeInteger(parsed.id)) ? parsed : null;
 }
 
+const noop = () => {};
+
 function defaultKey(request) {
   return request.headers.get('mcp-session-id') ?? request.headers.get('x-tenant') ?? 'default';
 }
@@ -163,6 +165,15 @@ export class TaskEngineObject extends DurableObject {
   /** Lease of running work, in ms (renewed by the alarm while the work runs here). */
   leaseMs() {
     return 30_000;
+  }
+
+  /**
+   * OpenTelemetry: `{ api, tracer?, meter? }` with `api` the `@opentelemetry/api` module bundled
+   * with the Worker (workerd does not resolve packages at run time), or `false`. Default:
+   * undefined (none in workerd).
+   */
+  telemetry() {
+    return undefined;
   }
 
   /**
@@ -275,6 +286,7 @@ export class TaskEngineObject extends DurableObject {
     const options = this.#options();
     this.#engine = new TextTaskEngine({ ...options, storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
     this.#runtime = new TaskRuntime(this.#engine, {
+      telemetry: this.telemetry(),
       rpcError,
       onAudit: (record) => this.audit(record),
       onError: (err) => this.error(err),
@@ -327,6 +339,14 @@ export class TaskEngineObject extends DurableObject {
   /** The engine (restored from storage). */
   get engine() {
     return this.#engine;
+  }
+
+  /**
+   * The figures a dashboard shows: tasks by status, running work, work waiting for input, and
+   * since this instance started, expirations, lease failures and storage errors.
+   */
+  figures() {
+    return this.#runtime.figures();
   }
 
   /** Writes the persists, delivers the rest, re-arms the alarm. */
@@ -437,13 +457,16 @@ export class TaskEngineObject extends DurableObject {
     const minted = request === null ? undefined : `mcp-task-core/object:${crypto.randomUUID()}`;
     const text = minted === undefined ? message : JSON.stringify({ ...request, id: minted });
     const reply = (replyText) => (replyText === null || minted === undefined ? replyText : JSON.stringify({ ...JSON.parse(replyText), id: request.id }));
-    const direct = engine.handle(text, context, options.mcpName === undefined ? null : { mcpName: options.mcpName });
     const key = minted === undefined ? undefined : JSON.stringify(minted);
+    // The task this request may create is traced from its request (and HTTP headers).
+    const origin = key === undefined ? noop : this.#runtime.from(key, { requestId: request.id, headers: options.headers, sessionId: options.headers?.get?.('mcp-session-id') ?? undefined });
+    const direct = engine.handle(text, context, options.mcpName === undefined ? null : { mcpName: options.mcpName });
     let forwarded = null;
     const pending = key === undefined || direct !== null ? null : new Promise((resolve) => this.#await(key, context, resolve, options.onMessage, (o) => (forwarded = o)));
     // The outputs are delivered at once (the alarm is set after): this message's forward is known.
     this.#forwardedNow = null;
     const armed = this.#runtime.drain();
+    origin();
     forwarded ??= this.#forwardedNow;
     this.#forwardedNow = null;
     await armed;
@@ -528,6 +551,7 @@ export class TaskEngineObject extends DurableObject {
   /** The work of `taskId` finished with `resultJson` (a JSON object text). */
   async complete(taskId, resultJson) {
     const task = this.#engine.complete(taskId, resultJson);
+    this.#runtime.ended(taskId, task);
     await this.#settle();
     return task;
   }
@@ -535,6 +559,7 @@ export class TaskEngineObject extends DurableObject {
   /** The work of `taskId` failed with JSON-RPC error object text `errorJson`. */
   async fail(taskId, errorJson) {
     const task = this.#engine.fail(taskId, errorJson);
+    if (this.#runtime.tracing) this.#runtime.ended(taskId, task, String(JSON.parse(errorJson)?.code));
     await this.#settle();
     return task;
   }
@@ -567,7 +592,7 @@ export class TaskEngineObject extends DurableObject {
           opened();
         }
       : undefined;
-    const replied = this.handle(body, this.contextOf(request), { mcpName, onMessage });
+    const replied = this.handle(body, this.contextOf(request), { mcpName, onMessage, headers: request.headers });
     await Promise.race([replied, first]);
     if (stream === null) {
       const reply = await replied;

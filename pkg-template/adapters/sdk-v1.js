@@ -23,6 +23,7 @@ import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
 import { refuseUnknownOptions } from '../core/errors.js';
 import { PROTOCOL } from '../core/protocol.js';
+import { checkTelemetryOption } from '../runtime/telemetry.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -281,6 +282,7 @@ const STORE_OPTIONS = [
   'storageTimeoutMs',
   'onDamaged',
   'onStorageError',
+  'telemetry',
 ];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
@@ -442,6 +444,8 @@ class WasmTaskStore {
   #view = null;
   /** @type {Set<TaskListener>} */
   #cancelListeners = new Set();
+  /** The `telemetry` option (see telemetry.js), given to each runtime. */
+  #telemetry;
   /**
    * Storage mode (`options.storage`): the host loop over the storage (mcp-task-core/storage).
    * @type {StorageLoop | null}
@@ -463,6 +467,8 @@ class WasmTaskStore {
     if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
     refuseUnknownOptions(options, STORE_OPTIONS);
     propagateByDefault();
+    checkTelemetryOption(options.telemetry, 'options.');
+    this.#telemetry = options.telemetry;
     this.#engineOptions = engineOptions(options);
     this.#clock = this.#engineOptions.now ?? null;
     this.#useTimer = options.timer ?? options.now === undefined;
@@ -540,6 +546,7 @@ class WasmTaskStore {
       clock: this.#clock,
       timer: this.#useTimer,
       onStorageError: this.#onStorageError,
+      telemetry: this.#telemetry,
       onOutput: (/** @type {TaskEngineOutput} */ o) => {
         if (o.kind === 'expired') this.#tellExpired(o);
         else if (o.kind === 'cancelled') this.#tellCancelled(o);
@@ -701,12 +708,12 @@ class WasmTaskStore {
    * `maxTtlMs`; 0 expires at once), `null` (unlimited if allowed, else `maxTtlMs`) or absent
    * (`defaultTtlMs`). `taskParams.pollInterval` overrides the store's `pollIntervalMs`.
    * @param {CreateTaskOptions} taskParams
-   * @param {RequestId} _requestId
+   * @param {RequestId} requestId
    * @param {Request} request
    * @param {string} [sessionId]
    * @returns {Promise<Task>}
    */
-  async createTask(taskParams, _requestId, request, sessionId) {
+  async createTask(taskParams, requestId, request, sessionId) {
     /** @type {{ ttl?: unknown, pollInterval?: unknown }} */
     const params = taskParams ?? {};
     const asked = params.ttl;
@@ -744,6 +751,7 @@ class WasmTaskStore {
         }
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
         const entry = entryOfTask(json);
+        this.#began(entry.task.taskId, context, request, requestId, sessionId);
         // No deadline, or one no earlier than the armed timer's, leaves the next deadline as it is.
         const armedAt = /** @type {TaskRuntime} */ (this.#runtime).armedAt;
         this.#settle(engine, entry.until !== null && (armedAt === null || armedAt < 0 || entry.until < armedAt));
@@ -752,14 +760,43 @@ class WasmTaskStore {
       return this.#run((e) => {
         const text = engineCall(() => e.createTask(context, method, ttl, undefined, pollInterval));
         this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
-        return this.#remember(context, text);
+        const task = this.#remember(context, text);
+        this.#began(task.taskId, context, request, requestId, sessionId);
+        return task;
       }, true);
     }
     return this.#run((engine) => {
       const json = engineCall(() => engine.createTask(context, method, ttl, undefined, pollInterval));
       this.#contexts.set(context, (this.#contexts.get(context) ?? 0) + 1);
       return JSON.parse(json);
-    }, true, { write: true });
+    }, true, { write: true }).then((task) => {
+      this.#began(task.taskId, context, request, requestId, sessionId);
+      return task;
+    });
+  }
+
+  /**
+   * A task created here: the SDK runs its work in this process until it stores the result
+   * (the runtime counts it as running work and traces it).
+   * @param {string} taskId
+   * @param {string} context
+   * @param {unknown} request
+   * @param {unknown} requestId
+   * @param {string | undefined} sessionId
+   */
+  #began(taskId, context, request, requestId, sessionId) {
+    /** @type {TaskRuntime} */ (this.#runtime).began(taskId, context, request, { requestId, sessionId });
+  }
+
+  /**
+   * The figures a dashboard shows (see TaskRuntime.figures in runtime.js): tasks by status,
+   * running work, work waiting for input, and since start expirations, lease failures and
+   * storage errors. With storage, the tasks this instance holds.
+   * @returns {import('mcp-task-core/sdk').TaskFigures}
+   */
+  figures() {
+    if (this.#runtime !== null) return this.#runtime.figures();
+    return { tasks: { working: 0, input_required: 0, completed: 0, failed: 0, cancelled: 0 }, running: 0, inputWaiting: 0, expirations: 0, leaseFailures: 0, storageErrors: 0 };
   }
 
   /**
@@ -913,6 +950,7 @@ class WasmTaskStore {
         this.#update(engine, taskId, status, statusMessage, owner(engine, taskId)),
       true),
       listTasks: method('listTasks', 1, (engine, /** @type {unknown} */ cursor) => this.#listAll(engine, cursor)),
+      figures: () => this.figures(),
     });
     return this.#view;
   }
@@ -943,6 +981,7 @@ class WasmTaskStore {
     const json = error ? jsonText(error, 'error') : jsonText(result, 'result');
     const outcome = /** @type {import('mcp-task-core').TextTaskOutcome} */ ({ kind: error ? 'error' : 'result', json });
     this.#changed(context, engineCall(() => engine.storeTaskResult(taskId, context, status, outcome)));
+    this.#runtime?.moved(taskId, status, error ? String(error.code) : undefined);
   }
 
   /**
@@ -969,6 +1008,7 @@ class WasmTaskStore {
     this.#forget(taskId);
     const message = statusMessage ? String(statusMessage) : null;
     this.#changed(context, engineCall(() => engine.updateTaskStatus(taskId, context, status, message)));
+    this.#runtime?.moved(taskId, status);
   }
 
   /**

@@ -26,6 +26,7 @@ import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
 import { PROTOCOL } from '../core/protocol.js';
 import { fastPath } from './sdk-v2-fast-path.js';
+import { checkTelemetryOption } from '../runtime/telemetry.js';
 
 const { extensionId: EXTENSION_ID, legacyTaskSupport: LEGACY_TASK_SUPPORT } = PROTOCOL;
 const { extension: MODERN_VERSION, legacy: LEGACY_VERSION } = PROTOCOL.versions;
@@ -101,7 +102,7 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror', 'companionTools'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror', 'companionTools', 'telemetry'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
 const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
@@ -149,7 +150,11 @@ function checkOptions(options) {
   if (options.engineOptions?.audit === true && options.onaudit === undefined) {
     throw new TypeError('TasksExtension: engineOptions.audit needs onaudit(record), where the audit records go');
   }
+  checkTelemetryOption(options.telemetry, 'TasksExtension options.');
 }
+
+/** The `error.type` of a JSON-RPC error a task failed with (OpenTelemetry's MCP conventions). */
+const errorTypeOf = (error) => String(error.code);
 
 const DEFAULT_COMPANIONS = { status: 'task_status', cancel: 'task_cancel' };
 
@@ -310,7 +315,7 @@ class TaskHandle {
 
   fail(error) {
     const object = jsonRpcErrorOf(error) ?? { code: INTERNAL_ERROR, message: String(error?.message ?? error) };
-    return this._runtime._finish(this.taskId, (engine) => engine.fail(this.taskId, JSON.stringify(object)));
+    return this._runtime._finish(this.taskId, (engine) => engine.fail(this.taskId, JSON.stringify(object)), errorTypeOf(object));
   }
 }
 
@@ -354,6 +359,7 @@ class TasksExtension {
       onError: (err) => this._onerror(err),
       onAudit: options.onaudit,
       onStorageError: options.onstorageerror,
+      telemetry: options.telemetry,
     });
     this._servers = new WeakMap();
     this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
@@ -478,7 +484,8 @@ class TasksExtension {
         throw err;
       }
       const result = JSON.parse(response).result;
-      this.runtime.track(result.taskId, principal);
+      const origin = this.runtime.tracing ? this._originOf(ctx) : undefined;
+      this.runtime.began(result.taskId, principal, origin === undefined ? undefined : JSON.parse(text), origin);
       state?.minted.set(ctx.mcpReq.id, result);
       return result;
     });
@@ -489,6 +496,19 @@ class TasksExtension {
     const entry = this.runtime.running(taskId);
     if (entry === undefined) throw new TaskProtocolError(INVALID_PARAMS, `No running task ${taskId}`);
     return new TaskHandle(this, taskId, entry);
+  }
+
+  /**
+   * The figures a dashboard shows (see TaskRuntime.figures): tasks by status, running work,
+   * work waiting for input, and since start expirations, lease failures and storage errors.
+   */
+  figures() {
+    return this.runtime.figures();
+  }
+
+  /** What the trace of a task created by request `ctx` records of it: the client's id, the HTTP headers. */
+  _originOf(ctx) {
+    return { requestId: ctx.mcpReq.id, headers: ctx.http?.req?.headers };
   }
 
   /** Cancels a task from the server side (its `signal` fires; `tasks/get` shows `cancelled`). */
@@ -696,7 +716,8 @@ class TasksExtension {
    * reply behind the writes (a `send` in reply to `id`): it is caught here, once written.
    */
   _launching(id, tool, args, principal, ctx, create) {
-    return this.runtime.launching(JSON.stringify(id), principal, this._launcher(tool, args, principal, ctx), create);
+    const origin = this.runtime.tracing ? this._originOf(ctx) : undefined;
+    return this.runtime.launching(JSON.stringify(id), principal, this._launcher(tool, args, principal, ctx), create, origin);
   }
 
   async _plainCall(state, wrapped, request, ctx) {
@@ -738,7 +759,7 @@ class TasksExtension {
           (result) => this._finish(taskId, (engine) => engine.complete(taskId, JSON.stringify(result ?? {}))),
           (err) => {
             const error = jsonRpcErrorOf(err);
-            if (error !== null) return this._finish(taskId, (engine) => engine.fail(taskId, JSON.stringify(error)));
+            if (error !== null) return this._finish(taskId, (engine) => engine.fail(taskId, JSON.stringify(error)), errorTypeOf(error));
             return this._finish(taskId, (engine) => engine.complete(taskId, JSON.stringify(toolErrorResult(err))));
           },
         );
@@ -995,8 +1016,8 @@ class TasksExtension {
     return this.runtime.quietly({ taskId, write: true }, (engine) => engine.setStatusMessage(taskId, message ?? null));
   }
 
-  _finish(taskId, report) {
-    return this.runtime.finish(taskId, report);
+  _finish(taskId, report, errorType) {
+    return this.runtime.finish(taskId, report, errorType);
   }
 
   _requestInput(taskId, method, params) {

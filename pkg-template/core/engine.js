@@ -216,6 +216,10 @@ export function objectTaskEngine(Text) {
       return this.#live().taskCount;
     }
 
+    figure(which) {
+      return this.#live().figure(which);
+    }
+
     free() {
       if (this.#freed) return;
       this.#freed = true;

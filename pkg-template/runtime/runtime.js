@@ -3,18 +3,25 @@
 // (at once) or through a StorageLoop (load, decide, compare-and-set), catches replies the engine
 // queues for a request id, starts work on `execute` and tracks it (its AbortSignal, its pending
 // input requests), delivers sends to the stream that asked, and reports audit records, dropped
-// outputs and storage errors to hooks. Adapters turn SDK or platform calls into its calls and
-// keep no task state of their own.
+// outputs and storage errors to hooks. It counts the dashboard figures (`figures()`) and, with
+// OpenTelemetry present, traces each task and reports the figures as metrics (telemetry.js).
+// Adapters turn SDK or platform calls into its calls and keep no task state of their own.
 //
 // The CommonJS twin runtime.cjs is generated from this file by scripts/package-table.mjs.
 import { drainOutputs } from '../core/engine.js';
 import { PROTOCOL } from '../core/protocol.js';
+import { telemetryOf } from './telemetry.js';
 
 const { missingCapability: MISSING_CAPABILITY, invalidParams: INVALID_PARAMS } = PROTOCOL.errors;
 const CLIENT_CAPABILITIES_META = PROTOCOL.meta.clientCapabilities;
 
 /** Engine error codes of an outcome that lost a race (the task ended meanwhile): not a fault. */
 const SETTLED_CODES = ['task_cancelled', 'unknown_task', 'already_terminal'];
+
+/** The `reason` of a storage error (the StorageLoop's and the adapters' errors carry one). */
+const STORAGE_REASONS = ['storage_unavailable', 'storage_conflict', 'damaged_record'];
+
+const TERMINAL = ['completed', 'failed', 'cancelled'];
 
 /** setTimeout's largest delay. */
 const MAX_DELAY = 2 ** 31 - 1;
@@ -34,13 +41,54 @@ function defaultRpcError(code, message, data) {
   return Object.assign(new Error(message), data === undefined ? { code } : { code, data });
 }
 
+/**
+ * The running work of a task: its AbortController and pending input requests, each made on
+ * first use (a WasmTaskStore tracks every task it creates, and most never need them).
+ */
+class Work {
+  #controller = null;
+  #inputs = null;
+  /** Why the work was stopped before its controller was made. */
+  #stopped = null;
+  /** A WasmTaskStore's task in `input_required` (its input travels through the SDK's queue). */
+  awaiting = false;
+
+  constructor(context) {
+    this.context = context;
+  }
+
+  get controller() {
+    if (this.#controller === null) {
+      this.#controller = new AbortController();
+      if (this.#stopped !== null) this.#controller.abort(this.#stopped);
+    }
+    return this.#controller;
+  }
+
+  /** Input requests of the work waiting for their answer: rawId -> { resolve, reject }. */
+  get inputs() {
+    return (this.#inputs ??= new Map());
+  }
+
+  /** Whether the work waits for an answer to an input request. */
+  get waiting() {
+    return this.awaiting || (this.#inputs !== null && this.#inputs.size > 0);
+  }
+
+  /** Aborts the work's signal with `error`. */
+  stop(error) {
+    if (this.#controller !== null) this.#controller.abort(error);
+    else this.#stopped ??= error;
+  }
+}
+
 class TaskRuntime {
   /**
    * @param {object} engine a TextTaskEngine
    * @param {{ loop?: object | null, clock?: (() => number) | null, timer?: boolean,
    *           schedule?: Function, onPersist?: Function, rpcError?: Function,
    *           onError?: Function, onAudit?: Function, onStorageError?: Function,
-   *           onOutput?: Function }} [options]
+   *           onOutput?: Function, telemetry?: object | false }} [options]
    *   `loop`: the StorageLoop of a storage-mode engine (null: memory); `clock`: the engine's
    *   clock (read at each use, so the timer follows fake clocks); `timer: false`: no timer (the
    *   host calls `handleTimeout` itself); `schedule(deadline | null)`: the platform's timer in
@@ -51,7 +99,8 @@ class TaskRuntime {
    *   every audit record; `onStorageError`: the storage errors no caller sees (the timer's, an
    *   outcome waiting to be written);
    *   `onOutput`: `expired`, `cancelled` (after their work is stopped) and the outputs the
-   *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch).
+   *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch);
+   *   `telemetry`: OpenTelemetry (see telemetry.js; default: `@opentelemetry/api` if installed).
    */
   constructor(engine, options = {}) {
     this.engine = engine;
@@ -65,6 +114,8 @@ class TaskRuntime {
     this.#onAudit = options.onAudit ?? noop;
     this.#onStorageError = options.onStorageError ?? noop;
     this.#onOutput = options.onOutput ?? noop;
+    this.#telemetry = telemetryOf(options.telemetry);
+    this.#unwatch = this.#telemetry === null ? noop : this.#telemetry.watch(() => this.figures());
   }
 
   #clock;
@@ -76,7 +127,14 @@ class TaskRuntime {
   #onAudit;
   #onStorageError;
   #onOutput;
-  /** Running work: taskId -> { controller, inputs: Map<rawId, { resolve, reject }>, context }. */
+  #telemetry;
+  #unwatch;
+  /** Counters since start, for figures(). */
+  #expirations = 0;
+  #storageErrors = 0;
+  /** Where each launching request came from, for its trace: rawId -> origin (see launching). */
+  #origins = new Map();
+  /** Running work: taskId -> Work. */
   #work = new Map();
   /** Work to start on the engine's `execute`, by the raw id of the request that creates the task. */
   #launches = new Map();
@@ -104,7 +162,13 @@ class TaskRuntime {
         this.drain();
       }
     }
-    return this.loop.run(this.engine, plan, fn).finally(() => this.arm());
+    return this.loop
+      .run(this.engine, plan, fn)
+      .catch((err) => {
+        if (STORAGE_REASONS.includes(err?.reason)) this.#storageErrors++;
+        throw err;
+      })
+      .finally(() => this.arm());
   }
 
   /** `op` for its effect: errors go to `onError` (those of a task that ended meanwhile to none). */
@@ -123,18 +187,33 @@ class TaskRuntime {
    * `create(engine)`, which may create a task for the request `rawId` (the engine's reply text,
    * or null): `launch(taskId)` starts its work on the task's `execute`. With storage the engine
    * queues its reply behind the writes (a `send` in reply to `rawId`): it is caught here, once
-   * written.
+   * written. `origin`: what the adapter knows of the request for its trace: `{ requestId,
+   * headers }` (the client's id, the HTTP request's headers).
    */
-  async launching(rawId, context, launch, create) {
+  async launching(rawId, context, launch, create, origin) {
     let queued = null;
     this.#launches.set(rawId, launch);
+    if (this.#telemetry !== null) this.#origins.set(rawId, { ...origin, startTime: Date.now() });
     if (this.loop !== null) this.#streams.set(rawId, { context, deliver: (message) => (queued = message ?? queued) });
     try {
       return (await this.op({ write: true }, create)) ?? queued;
     } finally {
       this.#launches.delete(rawId);
       this.#streams.delete(rawId);
+      this.#origins.delete(rawId);
     }
+  }
+
+  /** Whether the runtime traces (an adapter then gives it each request's `origin`). */
+  get tracing() {
+    return this.#telemetry !== null;
+  }
+
+  /** `origin` of the request the engine knows as `rawId`, for the task it may create (see launching). */
+  from(rawId, origin) {
+    if (this.#telemetry === null) return noop;
+    this.#origins.set(rawId, { ...origin, startTime: Date.now() });
+    return () => this.#origins.delete(rawId);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -165,10 +244,71 @@ class TaskRuntime {
   track(taskId, context) {
     let entry = this.#work.get(taskId);
     if (entry === undefined) {
-      entry = { controller: new AbortController(), inputs: new Map(), context };
+      entry = new Work(context);
       this.#work.set(taskId, entry);
     }
     return entry;
+  }
+
+  /**
+   * A task created by a host call (not by a request the runtime routed, e.g. WasmTaskStore's
+   * createTask) whose work runs here: tracked until `moved` ends it. `request`: the request that
+   * created it (its `params._meta` carries the trace context).
+   */
+  began(taskId, context, request, origin) {
+    this.track(taskId, context);
+    this.#telemetry?.begin(taskId, request, context, origin);
+  }
+
+  /**
+   * A host call moved a task to `status` (see `began`): `input_required` opens an input round
+   * trip, `working` closes it, a terminal status ends the work (`errorType` of a failure, as in
+   * `finish`).
+   */
+  moved(taskId, status, errorType) {
+    const entry = this.#work.get(taskId);
+    if (TERMINAL.includes(status)) {
+      if (entry !== undefined) this.#work.delete(taskId);
+      this.#telemetry?.end(taskId, status, errorType);
+      return;
+    }
+    if (entry === undefined || entry.awaiting === (status === 'input_required')) return;
+    entry.awaiting = status === 'input_required';
+    if (entry.awaiting) this.#telemetry?.asked(taskId, 'input_required');
+    else this.#telemetry?.answered(taskId, 'input_required');
+  }
+
+  /**
+   * The work of `taskId` reported its outcome outside `finish` (the Durable Object's
+   * `complete`/`fail`): `task` is the engine's answer (the task, as JSON text or an object).
+   */
+  ended(taskId, task, errorType) {
+    if (this.#telemetry === null) return;
+    const status = (typeof task === 'string' ? JSON.parse(task) : task)?.status;
+    if (TERMINAL.includes(status)) this.#telemetry.end(taskId, status, errorType);
+  }
+
+  /**
+   * The figures a dashboard shows: the live tasks the engine holds by status, the work running
+   * here and how much of it waits for input, and since start the expirations, lease failures
+   * (the tasks this engine failed because their worker's lease ran out) and storage errors.
+   */
+  figures() {
+    const count = (which) => this.engine.figure(which);
+    let running = 0;
+    let inputWaiting = 0;
+    for (const entry of this.#work.values()) {
+      running++;
+      if (entry.waiting) inputWaiting++;
+    }
+    return {
+      tasks: { working: count(0), input_required: count(1), completed: count(2), failed: count(3), cancelled: count(4) },
+      running,
+      inputWaiting,
+      expirations: this.#expirations,
+      leaseFailures: count(5),
+      storageErrors: this.#storageErrors,
+    };
   }
 
   /** The running work of a task, or undefined. */
@@ -204,8 +344,10 @@ class TaskRuntime {
       }
       // Asked again (the stored task had changed meanwhile): the answer is to the latest request.
       if (asked !== undefined) entry.inputs.delete(asked);
+      if (asked !== undefined) this.#telemetry?.answered(taskId, asked);
       asked = rawId;
       entry.inputs.set(rawId, pending);
+      this.#telemetry?.asked(taskId, rawId, method, rawId);
     };
     try {
       return Promise.resolve(this.op({ taskId, write: true }, ask)).then(() => answer);
@@ -272,12 +414,12 @@ class TaskRuntime {
    * Reports an outcome; a task that was cancelled or expired meanwhile keeps its state. With
    * storage, tried again while the storage is unavailable: an outcome is never dropped.
    */
-  finish(taskId, report) {
+  finish(taskId, report, errorType) {
     const entry = this.#work.get(taskId);
     const settle = () => entry !== undefined && this.#settle(taskId, entry);
     if (this.loop === null) {
       try {
-        report(this.engine);
+        this.ended(taskId, report(this.engine), errorType);
       } catch (err) {
         this.#fault(err);
       }
@@ -286,7 +428,10 @@ class TaskRuntime {
       return undefined;
     }
     const attempt = (n) =>
-      this.op({ taskId, write: true }, report).then(settle, (err) => {
+      this.op({ taskId, write: true }, report).then((task) => {
+        settle();
+        this.ended(taskId, task, errorType);
+      }, (err) => {
         if (err?.reason === 'storage_unavailable' && !this.#closed) {
           this.#storageFault(err);
           return sleep(Math.min(100 * n, 1000)).then(() => attempt(n + 1));
@@ -301,7 +446,7 @@ class TaskRuntime {
   #settle(taskId, entry, reason) {
     this.#work.delete(taskId);
     if (reason !== undefined) {
-      entry.controller.abort(abortError(reason));
+      entry.stop(abortError(reason));
       for (const pending of entry.inputs.values()) pending.reject(abortError(reason));
     }
     entry.inputs.clear();
@@ -313,9 +458,10 @@ class TaskRuntime {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     for (const [taskId, entry] of this.#work) {
-      entry.controller.abort(abortError('cancelled'));
+      entry.stop(abortError('cancelled'));
       this.#work.delete(taskId);
     }
+    this.#unwatch();
     for (const stream of this.#streams.values()) stream.deliver(null);
     this.#streams.clear();
   }
@@ -366,7 +512,10 @@ class TaskRuntime {
     switch (out.kind) {
       case 'execute': {
         // The launch waits under the id of the request that created the task.
-        const launch = this.#launches.get(JSON.stringify(JSON.parse(out.request).id));
+        const request = JSON.parse(out.request);
+        const rawId = JSON.stringify(request.id);
+        this.#telemetry?.begin(out.taskId, request, out.context, this.#origins.get(rawId));
+        const launch = this.#launches.get(rawId);
         if (launch !== undefined) launch(out.taskId);
         else this.#onOutput(out);
         break;
@@ -381,6 +530,8 @@ class TaskRuntime {
       case 'expired': {
         const entry = this.#work.get(out.taskId);
         if (entry !== undefined) this.#settle(out.taskId, entry, out.kind);
+        if (out.kind === 'expired') this.#expirations++;
+        this.#telemetry?.end(out.taskId, out.kind);
         this.#onOutput(out);
         break;
       }
@@ -390,6 +541,7 @@ class TaskRuntime {
         if (pending !== undefined) {
           inputs.delete(out.requestId);
           const response = JSON.parse(out.response);
+          this.#telemetry?.answered(out.taskId, out.requestId, response.error);
           if (response.error !== undefined) pending.reject(this.#rpcError(response.error.code, response.error.message, response.error.data));
           else pending.resolve(response.result);
         }
@@ -491,6 +643,7 @@ class TaskRuntime {
         },
         (err) => {
           this.#timerFailures++;
+          this.#storageErrors++;
           this.#storageFault(err);
           if (this.#closed || this.#timer !== undefined) return;
           this.#timerAt = -1;

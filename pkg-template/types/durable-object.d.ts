@@ -2,7 +2,7 @@
 // task engine for one session or tenant, its records in the object's SQLite storage, and a whole
 // MCP server over Streamable HTTP. `Request`, `Response` and `AbortSignal` are the Workers
 // globals (@cloudflare/workers-types, or the DOM lib).
-import type { AuditOutput, JsonRpcRequest, TaskEngineOptions, TaskSupport, TextExecuteOutput, TextTaskEngine } from 'mcp-task-core';
+import type { AuditOutput, JsonRpcRequest, TaskEngineOptions, TaskFigures, TaskSupport, TaskTelemetryOption, TextExecuteOutput, TextTaskEngine } from 'mcp-task-core';
 import type { OperatorView } from './operator-view.js';
 
 /** What `taskConsole()` returns: the options of mcp-task-core/console's `taskConsole`, `authorize` required. */
@@ -120,6 +120,8 @@ export interface TaskObjectHandleOptions {
   mcpName?: string;
   /** Each request a waiting `tasks/result` carries before its response (2025-11-25 input), as JSON text. */
   onMessage?: (text: string) => void;
+  /** The HTTP request's headers: its `traceparent` parents the trace of a task it creates when the message carries none. */
+  headers?: { get(name: string): string | null };
 }
 
 /**
@@ -158,6 +160,17 @@ export declare class TaskEngineObject<Env = unknown, State extends TaskObjectSta
   serverInfo(): { name: string; version: string; [key: string]: unknown };
   /** Lease of work running in this object, ms (a positive integer, else a `TypeError`). Default 30 000. */
   leaseMs(): number;
+  /**
+   * OpenTelemetry traces and metrics of the tasks: `{ api, tracer?, meter? }` with `api` the
+   * `@opentelemetry/api` module the Worker bundles (workerd resolves no package at run time), or
+   * `false`. Default: undefined (none).
+   */
+  telemetry(): TaskTelemetryOption | undefined;
+  /**
+   * The figures a dashboard shows: tasks by status, running work, work waiting for input, and
+   * since this instance started, expirations, lease failures and storage errors.
+   */
+  figures(): TaskFigures;
   /**
    * Runs a task's work. A returned result (e.g. a `CallToolResult`) completes the task; a
    * throw fails it with the thrown `code` (an integer), `message` and `data`, else -32603.

@@ -839,6 +839,14 @@ export interface TaskEngineMembers<V extends EngineValues> {
   readonly taskCount: number;
 
   /**
+   * One of the engine's counts for a dashboard: `0` to `4` the live tasks held with that status
+   * (working, input_required, completed, failed, cancelled), `5` the tasks this engine failed
+   * since it was made because their worker's lease ran out (storage mode). The adapters'
+   * `figures()` (see {@link TaskFigures}) are built on it.
+   */
+  figure(which: 0 | 1 | 2 | 3 | 4 | 5): number;
+
+  /**
    * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).
    * Where `Symbol.dispose` exists, `using engine = new TaskEngine()` calls this too.
    */
@@ -1258,3 +1266,42 @@ export function handleObject(
 /** Drains `engine.pollOutput()` and returns the outputs in order. */
 export function drainOutputs(engine: Pick<TaskEngine, 'pollOutput'>): TaskEngineOutput[];
 export function drainOutputs(engine: Pick<TextTaskEngine, 'pollOutput'>): TextTaskEngineOutput[];
+
+/**
+ * The figures a dashboard shows, from `figures()` of every receiver adapter (`WasmTaskStore`
+ * and its `allSessions()` view, `TasksExtension`, `TaskEngineObject`). With storage, the tasks
+ * this instance holds.
+ */
+export interface TaskFigures {
+  /** Live tasks held, by status (finished ones count until they expire). */
+  tasks: { working: number; input_required: number; completed: number; failed: number; cancelled: number };
+  /** Tasks whose work runs in this process (`WasmTaskStore`: created here, no outcome stored yet). */
+  running: number;
+  /** Of those, the ones waiting for the client's answer to an input request. */
+  inputWaiting: number;
+  /** Since start: tasks deleted because their TTL ran out. */
+  expirations: number;
+  /** Since start: tasks failed because the lease of the instance running their work ran out. */
+  leaseFailures: number;
+  /** Since start: storage errors (calls that got one, and timer rounds that met one). */
+  storageErrors: number;
+}
+
+/**
+ * The `telemetry` option of the receiver adapters (OpenTelemetry traces and metrics of tasks).
+ * Default (option absent): `@opentelemetry/api` when Node can resolve it next to this package,
+ * with its global tracer and meter providers; nothing when it cannot (workerd, browsers,
+ * bundles). `false`: off. An object: that API (the `@opentelemetry/api` module), with the tracer
+ * and meter given, else those of its global providers.
+ */
+export type TaskTelemetryOption =
+  | false
+  | {
+      api: {
+        trace: { getTracer(name: string, version?: string): unknown };
+        metrics: { getMeter(name: string, version?: string): unknown };
+        [key: string]: unknown;
+      };
+      tracer?: unknown;
+      meter?: unknown;
+    };

@@ -48,4 +48,6 @@ export type {
   TaskEngineErrorCode,
   TaskEngineError,
   ProtocolConstants,
+  TaskFigures,
+  TaskTelemetryOption,
 } from './index.js';

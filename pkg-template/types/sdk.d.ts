@@ -13,6 +13,7 @@
 import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import type { TaskStorage } from 'mcp-task-core/storage';
+import type { TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
 
 /**
  * Resource limits of a WasmTaskStore (each optional; `null` or `Infinity`: no limit). The
@@ -112,7 +113,14 @@ export interface WasmTaskStoreOptions {
    * calls get theirs as a thrown `TaskStoreError`.
    */
   onStorageError?: (error: TaskStoreError) => void;
+  /**
+   * OpenTelemetry traces and metrics of the tasks (see the README's "Traces and metrics").
+   * Default: `@opentelemetry/api` if installed; `false`: off; `{ api, tracer?, meter? }`: those.
+   */
+  telemetry?: TaskTelemetryOption;
 }
+
+export type { TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
 
 // The storage interface lives in mcp-task-core/storage (no SDK types): re-exported here.
 export type { StoragePersist, TaskStorage } from 'mcp-task-core/storage';
@@ -176,6 +184,12 @@ export declare class WasmTaskStore implements TaskStore {
   getAllTasks(): Task[];
   /** Live tasks held (with `storage`: held by this instance). */
   readonly size: number;
+  /**
+   * The figures a dashboard shows: tasks by status, running work (tasks created here with no
+   * outcome stored yet), work waiting for input, and since start expirations, lease failures
+   * and storage errors (with `storage`: this instance's).
+   */
+  figures(): TaskFigures;
   /** Deletes every task and stops the timer (with `storage`: forgets the local copies; the storage keeps its records). */
   cleanup(): void;
 }
@@ -187,6 +201,8 @@ export declare class WasmTaskStore implements TaskStore {
  * Each method throws a `TypeError` if given a session ID: the view cannot serve requests.
  */
 export interface WasmTaskStoreAllSessions {
+  /** The store's figures (see `WasmTaskStore.figures`). */
+  figures(): TaskFigures;
   /** The task, or `null` when no live task has this ID. */
   getTask(taskId: string): Promise<Task | null>;
   /** As `WasmTaskStore.getTaskResult`, for any session's task. */

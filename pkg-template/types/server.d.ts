@@ -25,7 +25,7 @@ import type {
   ToolAnnotations,
   Transport,
 } from '@modelcontextprotocol/server';
-import type { TaskEngine, TaskEngineOptions, TextTaskEngine } from 'mcp-task-core';
+import type { TaskEngine, TaskEngineOptions, TaskFigures, TaskTelemetryOption, TextTaskEngine } from 'mcp-task-core';
 import type { TaskStorage } from 'mcp-task-core/storage';
 
 /** What `fastPath` must know of the SDK hosting it sits in front of. */
@@ -129,7 +129,14 @@ export interface TasksExtensionOptions {
    * it answers). For a dashboard or an alert; requests get theirs as a -32603 answer.
    */
   onstorageerror?: (error: Error & { reason?: string }) => void;
+  /**
+   * OpenTelemetry traces and metrics of the tasks (see the README's "Traces and metrics").
+   * Default: `@opentelemetry/api` if installed; `false`: off; `{ api, tracer?, meter? }`: those.
+   */
+  telemetry?: TaskTelemetryOption;
 }
+
+export type { TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
 
 /** See {@link TasksExtensionOptions.companionTools}. Defaults: `task_status`, `task_cancel`. */
 export interface CompanionToolNames {
@@ -320,6 +327,11 @@ export declare class TasksExtension {
    * The factory is not called for what it answers: authenticate before it (set `req.auth`).
    */
   fastPath<L extends (req: any, res: any, parsedBody?: any) => unknown>(serve: L, options?: FastPathOptions): L;
+  /**
+   * The figures a dashboard shows: tasks by status, running work, work waiting for input, and
+   * since start expirations, lease failures and storage errors (with `storage`: this instance's).
+   */
+  figures(): TaskFigures;
   /** Stops the expiry timer, aborts running work and closes listen streams. */
   close(): void;
 }

@@ -606,6 +606,7 @@ impl Engine {
             if let Some(t) = self.table.get_mut(task_id) {
                 t.lease = None;
             }
+            self.lease_failures += 1;
             self.after_terminal(task_id);
         }
     }

@@ -147,4 +147,14 @@ impl Engine {
     pub fn task_count(&self) -> usize {
         self.table.len()
     }
+
+    /// A figure for a dashboard: `0`-`4` the live tasks held with that status (in the order of
+    /// [`TaskStatus`](crate::TaskStatus): working, input_required, completed, failed,
+    /// cancelled), `5` the tasks failed here since start because their lease ran out.
+    pub fn figure(&self, which: u32) -> u32 {
+        if which == 5 {
+            return self.lease_failures;
+        }
+        self.table.iter().filter(|t| t.status as u32 == which).count() as u32
+    }
 }

@@ -136,6 +136,8 @@ pub struct Engine {
     /// Storage mode: answers to input requests of tasks whose work runs on another instance,
     /// kept in the record (raw request id, response) until that instance takes them.
     relayed: FastMap<String, Vec<(String, String)>>,
+    /// Storage mode: tasks failed here because their worker's lease ran out (for dashboards).
+    lease_failures: u32,
 }
 
 impl std::fmt::Debug for Engine {
@@ -176,6 +178,7 @@ impl Engine {
             repairs: Vec::new(),
             lease_checks: Default::default(),
             relayed: FastMap::default(),
+            lease_failures: 0,
         }
     }
 

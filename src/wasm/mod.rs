@@ -661,6 +661,13 @@ impl TextTaskEngine {
     pub fn task_count(&self) -> usize {
         self.engine.task_count()
     }
+
+    /// A figure for a dashboard: `0`-`4` the live tasks held with that status (working,
+    /// input_required, completed, failed, cancelled), `5` the tasks failed since start because
+    /// their lease ran out.
+    pub fn figure(&self, which: u32) -> u32 {
+        self.engine.figure(which)
+    }
 }
 
 /// `createTask`'s `ttl` and `pollIntervalMs`, checked (`pollIntervalMs` `undefined`: `None`,
