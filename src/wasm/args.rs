@@ -56,10 +56,6 @@ export function encodeArgs(first, second, at, room) {
   // Both lengths in one exact number: the second below 2^21, the first below 2^32.
   return m < 2097151 ? n * 2097152 + m + 1 : -3;
 }
-export function numberArg(value) {
-  if (typeof value === 'number') return value >= 0 ? value : -3;
-  return value === undefined ? -1 : value === null ? -2 : -3;
-}
 ")]
 extern "C" {
     #[wasm_bindgen(js_name = setArgMemory)]
@@ -71,23 +67,6 @@ extern "C" {
     /// `-n` (n > 3) when they need up to `n - 3` bytes of room.
     #[wasm_bindgen(js_name = encodeArgs)]
     fn encode_args(first: &JsValue, second: &JsValue, at: *mut u8, room: usize) -> f64;
-    /// A `number | null | undefined` argument in one call (where `is_undefined`, `is_null`
-    /// and `as_f64` took three): the number when it is one and not negative, else `-1` for
-    /// `undefined`, `-2` for `null`, `-3` for anything else.
-    #[wasm_bindgen(js_name = numberArg)]
-    fn number_arg(value: &JsValue) -> f64;
-}
-
-/// A `number | null | undefined` argument: `Ok(None)` undefined, `Ok(Some(None))` null,
-/// `Ok(Some(Some(n)))` a non-negative number (a fraction too: the caller checks), `Err(())`
-/// anything else.
-pub(super) fn optional_number(value: &JsValue) -> Result<Option<Option<f64>>, ()> {
-    match number_arg(value) {
-        n if n >= 0.0 => Ok(Some(Some(n))),
-        -1.0 => Ok(None),
-        -2.0 => Ok(Some(None)),
-        _ => Err(()),
-    }
 }
 
 /// `2^21`: the second argument's length is the low part of [`encode_args`]'s answer.

@@ -588,19 +588,9 @@ impl TextTaskEngine {
         #[wasm_bindgen(unchecked_param_type = "string | null")] progress_token_json: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number | null")] poll_interval_ms: JsValue,
     ) -> Result<String, JsValue> {
-        // The method and the context cross in one call (the reused argument buffer); a bad
-        // context is reported first, as the arguments come.
-        let (method_at, context_at) = self.args.pair(&method, &context).map_err(|refused| match refused {
-            args::ArgError::First if opt_string_arg(&context, "context").is_ok() => type_error("method", "a string", &method),
-            _ => type_error("context", "a string, null or undefined", &context),
-        })?;
+        let (context, method) = (opt_string_arg(&context, "context")?, string_arg(&method, "method")?);
         let progress_token_json = opt_string_arg(&progress_token_json, "progressTokenJson")?;
-        let (ttl, poll_interval) = creation_numbers(&ttl, &poll_interval_ms)?;
-        self.clock.read()?;
-        let (method, context) = (self.args.text(method_at), context_at.map(|c| self.args.text(c)));
-        let kind = RequestKind::from_method(method);
-        let task = self.engine.sdk_store().create_task(context, kind, ttl, progress_token_json.as_deref(), poll_interval);
-        task.map(task_json).map_err(host_error)
+        self.create_task_snapshot(context.as_deref(), &method, &ttl, progress_token_json.as_deref(), &poll_interval_ms).map(task_json)
     }
 
     /// Host-side: the context of a live task (`null` for a task without one), or
@@ -673,21 +663,58 @@ impl TextTaskEngine {
 /// `createTask`'s `ttl` and `pollIntervalMs`, checked (`pollIntervalMs` `undefined`: `None`,
 /// the configured interval).
 #[cfg(feature = "receiver")]
+impl TextTaskEngine {
+    /// `createTask` with its numbers checked, the task created.
+    fn create_task_snapshot(
+        &mut self,
+        context: Option<&str>,
+        method: &str,
+        ttl: &JsValue,
+        progress_token_json: Option<&str>,
+        poll_interval_ms: &JsValue,
+    ) -> Result<crate::Task, JsValue> {
+        let (ttl, poll_interval) = creation_numbers(ttl, poll_interval_ms)?;
+        let kind = RequestKind::from_method(method);
+        self.engine()?.sdk_store().create_task(context, kind, ttl, progress_token_json, poll_interval).map_err(host_error)
+    }
+}
+
+/// `createTask`'s `ttl` and `pollIntervalMs`, checked (`pollIntervalMs` `undefined`: `None`,
+/// the configured interval).
+#[cfg(feature = "receiver")]
 fn creation_numbers(ttl: &JsValue, poll_interval_ms: &JsValue) -> Result<(TtlRequest, Option<Option<u64>>), JsValue> {
-    let whole = |ms: f64| (ms.fract() == 0.0 && ms <= 9.0e15).then_some(ms as u64);
-    let refused = |message| rpc_error("invalid_argument", crate::protocol::jsonrpc::INVALID_PARAMS, message);
     // undefined: the configured interval; null: none; a number: this task's own.
-    let poll_interval = match args::optional_number(poll_interval_ms) {
-        Ok(None) => None,
-        Ok(Some(None)) => Some(None),
-        Ok(Some(Some(ms))) if whole(ms).is_some() => Some(whole(ms)),
-        _ => return Err(refused("pollIntervalMs must be a non-negative integer, null or undefined")),
+    let poll_interval = if poll_interval_ms.is_undefined() {
+        None
+    } else if poll_interval_ms.is_null() {
+        Some(None)
+    } else {
+        match poll_interval_ms.as_f64() {
+            Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => Some(Some(ms as u64)),
+            _ => {
+                return Err(rpc_error(
+                    "invalid_argument",
+                    crate::protocol::jsonrpc::INVALID_PARAMS,
+                    "pollIntervalMs must be a non-negative integer, null or undefined",
+                ))
+            }
+        }
     };
-    let ttl = match args::optional_number(ttl) {
-        Ok(None) => TtlRequest::Default,
-        Ok(Some(None)) => TtlRequest::Unlimited,
-        Ok(Some(Some(ms))) if whole(ms).is_some() => TtlRequest::Ms(ms as u64),
-        _ => return Err(refused("ttl must be a non-negative integer number of milliseconds, null or undefined")),
+    let ttl = if ttl.is_undefined() {
+        TtlRequest::Default
+    } else if ttl.is_null() {
+        TtlRequest::Unlimited
+    } else {
+        match ttl.as_f64() {
+            Some(ms) if ms >= 0.0 && ms.fract() == 0.0 && ms <= 9.0e15 => TtlRequest::Ms(ms as u64),
+            _ => {
+                return Err(rpc_error(
+                    "invalid_argument",
+                    crate::protocol::jsonrpc::INVALID_PARAMS,
+                    "ttl must be a non-negative integer number of milliseconds, null or undefined",
+                ))
+            }
+        }
     };
     Ok((ttl, poll_interval))
 }
