@@ -33,7 +33,7 @@ export async function until(predicate, what, ms = 10_000) {
 export async function walkThroughConsole(page, host) {
   const consoleUrl = `${host.origin}${host.consolePath}/`;
   // Refused without the cookie: the page, its events, its JSON, an answer.
-  for (const [method, route] of [['GET', '/'], ['GET', '/events'], ['GET', '/tasks'], ['POST', '/tasks/x/answer']]) {
+  for (const [method, route] of [['GET', '/'], ['GET', '/events'], ['GET', '/tasks'], ['GET', '/figures'], ['POST', '/tasks/x/answer']]) {
     const res = await fetch(`${host.origin}${host.consolePath}${route}`, { method, headers: { 'content-type': 'application/json', cookie: 'ops=guess' }, body: method === 'POST' ? '{"requestId":"1","result":{}}' : undefined });
     assert.equal(res.status, 403, `${method} ${route} without the cookie`);
   }
@@ -53,6 +53,9 @@ export async function walkThroughConsole(page, host) {
   await page.waitForSelector(`tr[data-task-id="${held}"] td.msg:text-is("holding until cancelled")`);
   // The status change to input_required shows without a reload.
   await page.waitForSelector(`tr[data-task-id="${asking}"][data-status=input_required]`);
+  // The runtime's figures, live: both tasks' work runs, one of them waits on its client.
+  await page.waitForSelector('#figures li[data-figure="running"]:text-is("running 2")');
+  await page.waitForSelector('#figures li[data-figure="waiting for input"]:text-is("waiting for input 1")');
 
   // The pending request, answered from the page: a form from the requested schema.
   await row(asking).locator('button.id').click();
@@ -78,6 +81,10 @@ export async function walkThroughConsole(page, host) {
   await page.waitForSelector(`tr[data-task-id="${held}"][data-status=cancelled]`);
   await until(() => host.aborted(held), 'the work of the cancelled task to stop');
   assert.equal(await host.status(held), 'cancelled');
+  await page.waitForSelector('#figures li[data-figure="running"]:text-is("running 0")');
+  const figures = await (await fetch(`${host.origin}${host.consolePath}/figures`, { headers: { cookie: `${CONSOLE_COOKIE.name}=${CONSOLE_COOKIE.value}` } })).json();
+  assert.equal(figures.running, 0);
+  assert.ok(figures.tasks.completed >= 1 && figures.tasks.cancelled >= 1, JSON.stringify(figures));
 
   assert.equal(nav.length, 1, `one document, no reload: ${nav.join(', ')}`);
   return { held, asking };

@@ -18,7 +18,7 @@ header{display:flex;flex-wrap:wrap;gap:.75rem 1.5rem;align-items:center;padding:
 h1{font-size:1.05rem;margin:0}h2{font-size:.95rem;margin:0 0 .5rem}h3{font-size:.8rem;margin:.75rem 0 .25rem;color:var(--muted);text-transform:uppercase;letter-spacing:.03em}
 #conn{font-size:.8rem;color:var(--muted)}#conn[data-state=live]::before{content:"● ";color:var(--completed)}
 #conn[data-state=down]::before{content:"● ";color:var(--failed)}
-#counts{display:flex;gap:.75rem;margin:0;padding:0;list-style:none;font-size:.8rem;color:var(--muted)}
+#counts,#figures{display:flex;gap:.75rem;margin:0;padding:0;list-style:none;font-size:.8rem;color:var(--muted)}
 form{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:end;margin-left:auto}
 label{display:flex;flex-direction:column;font-size:.75rem;color:var(--muted);gap:.15rem}
 select{max-width:14rem}select,button{font:inherit;color:inherit;background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.25rem .5rem}
@@ -56,6 +56,7 @@ form.answer{display:flex;flex-direction:column;align-items:stretch;gap:.5rem;mar
 <h1>__TITLE__</h1>
 <span id="conn" role="status" data-state="connecting">connecting…</span>
 <ul id="counts" aria-label="Tasks by status"></ul>
+<ul id="figures" aria-label="Runtime figures" hidden></ul>
 <form id="filters" aria-label="Filters">
 <label>Status<select id="f-status"><option value="">all</option><option value="active">running</option>
 <option>working</option><option value="input_required">input required</option><option>completed</option><option>failed</option><option>cancelled</option></select></label>
@@ -343,6 +344,12 @@ function connect() {
     const d = JSON.parse(e.data);
     conn.dataset.state = d.ok ? 'live' : 'down';
     conn.textContent = d.ok ? 'live' : 'server cannot list tasks: ' + d.message;
+  });
+  source.addEventListener('figures', (e) => {
+    const f = JSON.parse(e.data);
+    const shown = [['running', f.running], ['waiting for input', f.inputWaiting], ['expired', f.expirations], ['lease failures', f.leaseFailures], ['storage errors', f.storageErrors]];
+    $('figures').replaceChildren(...shown.map(([label, n]) => el('li', { 'data-figure': label }, label + ' ' + n)));
+    $('figures').hidden = false;
   });
   source.addEventListener('snapshot', (e) => {
     tasks.clear();

@@ -75,6 +75,8 @@ export function sdkOperatorView(store) {
     return { ...task, tool: origin?.tool ?? null, context: origin?.context ?? null };
   };
   return {
+    /** The store's dashboard figures (see WasmTaskStore.figures). */
+    figures: () => store.figures(),
     async list(/** @type {{ status?: string }} */ filter = {}) {
       const before = new Set(origins.keys());
       const tasks = [];
@@ -160,6 +162,8 @@ class Feed {
     this.listedAt = 0;
     /** While listing fails: the error's message (each stream is told once). */
     this.failing = null;
+    /** The view's dashboard figures as last sent (JSON), when the view has them. */
+    this.figures = null;
   }
 
   /**
@@ -181,6 +185,7 @@ class Feed {
     stream.greeted = true;
     stream.push('snapshot', { tasks: [...this.tasks.values()].map(({ task, timeline }) => ({ ...task, timeline })) });
     if (this.failing !== null) stream.push('feed', { ok: false, message: this.failing });
+    if (this.figures !== null) stream.push('figures', JSON.parse(this.figures));
   }
 
   /** @param {{ push: (event: string, data: unknown) => void, greeted: boolean }} stream */
@@ -261,6 +266,11 @@ class Feed {
       this.tasks.delete(taskId);
       this.broadcast('gone', { taskId });
     }
+    if (typeof this.view.figures !== 'function') return;
+    const figures = JSON.stringify(await this.view.figures());
+    if (figures === this.figures) return;
+    this.figures = figures;
+    this.broadcast('figures', JSON.parse(figures));
   }
 }
 
@@ -285,7 +295,8 @@ const refusal = (status, message) => json(status, { error: message });
 /**
  * The console's handler. Mount it under `basePath` (default `/console`): the page is at
  * `basePath/`, its event stream at `basePath/events`, the JSON of the tasks at `basePath/tasks`
- * and `basePath/tasks/{id}` (with `inputRequests` while it waits on input), cancel at
+ * and `basePath/tasks/{id}` (with `inputRequests` while it waits on input), the view's dashboard
+ * figures at `basePath/figures`, cancel at
  * `POST basePath/tasks/{id}/cancel`, an input request's answer at `POST basePath/tasks/{id}/answer`.
  * @param {any} view  an operator view (see console.d.ts)
  * @param {{ authorize?: (request: Request, nodeRequest?: any) => boolean | Promise<boolean>, basePath?: string, pollMs?: number, title?: string, onerror?: (err: unknown) => void }} [options]
@@ -435,6 +446,10 @@ export function taskConsole(view, options = {}) {
       if (route === '') return new Response(null, { status: 308, headers: { ...SECURITY_HEADERS, location: `${basePath}/${url.search}` } });
       if (route === '/') return request.method === 'GET' || request.method === 'HEAD' ? new Response(page, { headers: PAGE_HEADERS }) : refusal(405, 'GET only');
       if (route === '/events') return request.method === 'GET' ? events(request) : refusal(405, 'GET only');
+      if (route === '/figures') {
+        if (request.method !== 'GET') return refusal(405, 'GET only');
+        return typeof view.figures === 'function' ? json(200, await view.figures()) : refusal(404, "This server's operator view has no figures");
+      }
       if (route === '/tasks') {
         if (request.method !== 'GET') return refusal(405, 'GET only');
         const status = url.searchParams.get('status') ?? undefined;

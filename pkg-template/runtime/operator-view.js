@@ -51,6 +51,10 @@ export function runtimeOperatorView(runtime, cancel) {
     input(/** @type {string} */ taskId) {
       return runtime.pendingInput(taskId);
     },
+    /** The runtime's dashboard figures. */
+    figures() {
+      return runtime.figures();
+    },
     answer(/** @type {string} */ taskId, /** @type {string} */ requestId, /** @type {object} */ result) {
       return runtime.answerInput(taskId, requestId, result);
     },

@@ -1,6 +1,7 @@
 // Types of the operator view (internal module, re-exported by mcp-task-core/console and used by
 // mcp-task-core/durable-object): the trusted, server-side view of every task of a server. No
 // Node or SDK types here, so a Worker's types need none.
+import type { TaskFigures } from 'mcp-task-core';
 
 export type OperatorTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
@@ -56,6 +57,12 @@ export interface OperatorView {
    * the task does not wait on that request.
    */
   answer?(taskId: string, requestId: string, result: Record<string, unknown>): Promise<void>;
+  /**
+   * Optional: the runtime's dashboard figures (tasks by status, running work, work waiting for
+   * input, expirations, lease failures, storage errors). The console shows them and serves them
+   * at `figures`.
+   */
+  figures?(): TaskFigures | Promise<TaskFigures>;
   /**
    * Optional change hook: `listener(taskId)` after a task changed. The console lists again at
    * once; without the hook (or for changes it misses) it lists every `pollMs`.
