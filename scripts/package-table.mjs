@@ -50,7 +50,7 @@ export const MODULES = [
 ];
 
 /** Modules without a subpath that a module with a CommonJS twin requires: they need twins too. */
-export const INTERNAL_CJS = ['adapters/sdk-v2-fast-path.js', 'core/protocol.js', 'core/errors.js', 'core/bindings.js', 'core/engine.js', 'core/node-random.js', 'runtime/runtime.js', 'runtime/telemetry.js', 'client/requestor.js', 'client/task-client.js'];
+export const INTERNAL_CJS = ['adapters/sdk-v2-fast-path.js', 'core/protocol.js', 'core/errors.js', 'core/bindings.js', 'core/engine.js', 'core/node-random.js', 'runtime/runtime.js', 'runtime/telemetry.js', 'runtime/companion.js', 'client/requestor.js', 'client/task-client.js'];
 
 /** Types files the entries and modules re-export from, with a .d.cts copy. */
 const INTERNAL_TYPES = ['requestor'];

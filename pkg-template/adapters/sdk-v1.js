@@ -24,6 +24,7 @@ import { TaskRuntime } from '../runtime/runtime.js';
 import { refuseUnknownOptions } from '../core/errors.js';
 import { PROTOCOL } from '../core/protocol.js';
 import { checkTelemetryOption } from '../runtime/telemetry.js';
+import { companionAnswer, companionNames, companionStarted, companionTools } from '../runtime/companion.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -1462,7 +1463,6 @@ function withCreationErrors(handler) {
 }
 
 const COMPANIONS = Symbol('mcp-task-core/sdk companion tools');
-const RELATED_TASK_META = PROTOCOL.meta.relatedTask;
 
 /**
  * Tasks for clients that do not speak tasks, on an SDK 1.x `McpServer` whose server holds a task
@@ -1486,13 +1486,7 @@ function withCompanionTools(server, options = {}) {
   if (protocol === null || typeof protocol !== 'object' || !(protocol._requestHandlers instanceof Map) || typeof mcp._registeredTools !== 'object') {
     throw new TypeError('withCompanionTools(server) takes an McpServer of @modelcontextprotocol/sdk 1.x');
   }
-  if (!isPlainObject(options) || !Object.keys(options).every((k) => k === 'status' || k === 'cancel')) {
-    throw new TypeError("withCompanionTools options: { status?: 'task_status', cancel?: 'task_cancel' }");
-  }
-  const names = { status: options.status ?? 'task_status', cancel: options.cancel ?? 'task_cancel' };
-  if (![names.status, names.cancel].every((n) => typeof n === 'string' && n !== '') || names.status === names.cancel) {
-    throw new TypeError('withCompanionTools: the status and cancel tools need two different non-empty names');
-  }
+  const names = /** @type {{ status: string, cancel: string }} */ (companionNames(isPlainObject(options) ? options : null, 'withCompanionTools options'));
   const handlers = protocol._requestHandlers;
   if (handlers[COMPANIONS]) throw new Error('withCompanionTools: this server has them already');
   const get = handlers.get;
@@ -1500,44 +1494,21 @@ function withCompanionTools(server, options = {}) {
   const sdkHandler = (method) => get.call(handlers, method);
   /** @param {any} request */
   const speaksTasks = (request) => protocol.getClientCapabilities?.()?.tasks !== undefined || isPlainObject(request?.params?.task);
-  const taskIdSchema = { type: 'object', properties: { taskId: { type: 'string', description: 'The task ID a task tool answered with' } }, required: ['taskId'] };
-  const listed = [
-    { name: names.status, description: 'Status of a task a tool started: its status and message, and the outcome once it is done.', inputSchema: taskIdSchema },
-    { name: names.cancel, description: 'Cancels a task a tool started.', inputSchema: taskIdSchema },
-  ];
-  /**
-   * @param {string | undefined} taskId
-   * @param {string} text
-   */
-  const answer = (taskId, text, isError = false) => ({ content: [{ type: 'text', text }], _meta: taskId === undefined ? {} : { [RELATED_TASK_META]: { taskId } }, ...(isError ? { isError: true } : {}) });
+  const listed = companionTools(names);
 
   /**
    * A companion tool's call, through the SDK's own task handlers.
    * @param {any} request
    * @param {any} extra
    */
-  const companionCall = async (request, extra) => {
-    const taskId = request.params.arguments?.taskId;
-    if (typeof taskId !== 'string' || taskId === '') return answer(undefined, `${request.params.name} needs { taskId }: the task ID a task tool answered with`, true);
-    /** @param {string} method */
-    const call = (method) => sdkHandler(method)({ method, params: { taskId } }, extra);
-    try {
-      if (request.params.name === names.cancel) {
-        const task = await call('tasks/cancel');
-        return answer(taskId, `Task ${taskId} is ${task.status}.`);
-      }
-      const task = await call('tasks/get');
-      const lines = [`Task ${taskId} is ${task.status}.`];
-      if (typeof task.statusMessage === 'string') lines.push(`Status message: ${task.statusMessage}`);
-      if (task.status === 'completed' || task.status === 'failed') {
-        const result = await call('tasks/result');
-        return { ...result, content: [{ type: 'text', text: [...lines, 'Outcome:'].join('\n') }, ...(result.content ?? [])], _meta: { ...result._meta, [RELATED_TASK_META]: { taskId } } };
-      }
-      if (task.status === 'working' || task.status === 'input_required') lines.push(`Call ${names.status} again with { "taskId": "${taskId}" } to follow it, or ${names.cancel} to stop it.`);
-      return answer(taskId, lines.join('\n'));
-    } catch (err) {
-      return answer(taskId, err instanceof Error ? err.message : String(err), true);
-    }
+  const companionCall = (request, extra) => {
+    /** @param {string} method @param {string} taskId */
+    const call = (method, taskId) => sdkHandler(method)({ method, params: { taskId } }, extra);
+    return companionAnswer(request.params.name, request.params.arguments, names, {
+      get: (taskId) => call('tasks/get', taskId),
+      cancel: (taskId) => call('tasks/cancel', taskId),
+      outcome: async (task) => ({ result: await call('tasks/result', task.taskId) }),
+    });
   };
 
   /**
@@ -1596,10 +1567,7 @@ function withCompanionTools(server, options = {}) {
         // The call as a task-speaking client would make it: the tool creates its task.
         const created = await withCreationErrors(handler)({ ...request, params: { ...request.params, task: {} } }, withoutInput(extra));
         const taskId = created.task.taskId;
-        return answer(
-          taskId,
-          `Started task ${taskId}: it runs in the background. Call ${names.status} with { "taskId": "${taskId}" } to see its status and, once it is done, its outcome; call ${names.cancel} with the same arguments to stop it.`,
-        );
+        return companionStarted(taskId, names);
       };
     },
   });

@@ -27,6 +27,7 @@ import { TaskRuntime } from '../runtime/runtime.js';
 import { PROTOCOL } from '../core/protocol.js';
 import { fastPath } from './sdk-v2-fast-path.js';
 import { checkTelemetryOption } from '../runtime/telemetry.js';
+import { companionAnswer, companionNames, companionStarted, companionTools } from '../runtime/companion.js';
 
 const { extensionId: EXTENSION_ID, legacyTaskSupport: LEGACY_TASK_SUPPORT } = PROTOCOL;
 const { extension: MODERN_VERSION, legacy: LEGACY_VERSION } = PROTOCOL.versions;
@@ -35,7 +36,6 @@ const {
   subscriptionId: SUBSCRIPTION_ID_META,
   protocolVersion: PROTOCOL_VERSION_META,
   clientCapabilities: CLIENT_CAPABILITIES_META,
-  relatedTask: RELATED_TASK_META,
 } = PROTOCOL.meta;
 const TASK_METHODS = ['tasks/get', 'tasks/update', 'tasks/cancel', 'tasks/result', 'tasks/list'];
 const POLICIES = new Set(['required', 'optional', 'perCall']);
@@ -134,7 +134,7 @@ function defaultPrincipal(authInfo) {
 function checkOptions(options) {
   if (!isPlainObject(options)) throw new TypeError('TasksExtension options must be an object');
   refuseUnknownOptions(options, OPTIONS);
-  companionNames(options.companionTools);
+  companionNames(options.companionTools, 'TasksExtension options.companionTools');
   if (options.storage === undefined || options.storage === null) {
     const ignored = STORAGE_ONLY_OPTIONS.find((key) => options[key] !== undefined);
     if (ignored !== undefined) throw new TypeError(`TasksExtension options.${ignored} is an option of the storage mode: it needs options.storage`);
@@ -155,40 +155,6 @@ function checkOptions(options) {
 
 /** The `error.type` of a JSON-RPC error a task failed with (OpenTelemetry's MCP conventions). */
 const errorTypeOf = (error) => String(error.code);
-
-const DEFAULT_COMPANIONS = { status: 'task_status', cancel: 'task_cancel' };
-
-/**
- * The `companionTools` option as `{ status, cancel }` tool names, or null (off, the default):
- * `true` for the default names, or an object naming either tool.
- */
-function companionNames(option) {
-  if (option === undefined || option === false) return null;
-  if (option === true) return { ...DEFAULT_COMPANIONS };
-  const valid =
-    isPlainObject(option) &&
-    Object.keys(option).every((k) => k in DEFAULT_COMPANIONS) &&
-    Object.values(option).every((v) => typeof v === 'string' && v !== '') &&
-    option.status !== option.cancel;
-  if (!valid) throw new TypeError("TasksExtension options.companionTools must be true, or { status: 'task_status', cancel: 'task_cancel' } (two different names)");
-  return { ...DEFAULT_COMPANIONS, ...option };
-}
-
-/** The companion tools as tools/list shows them to a client that does not speak tasks. */
-function companionTools(names) {
-  const taskId = { type: 'object', properties: { taskId: { type: 'string', description: 'The task ID a task tool answered with' } }, required: ['taskId'] };
-  return [
-    { name: names.status, description: 'Status of a task a tool started: its status and message, and the outcome once it is done.', inputSchema: taskId },
-    { name: names.cancel, description: 'Cancels a task a tool started.', inputSchema: taskId },
-  ];
-}
-
-/** A CallToolResult a model reads: `text`, tied to `taskId`. */
-function companionResult(taskId, text, isError = false) {
-  const result = { content: [{ type: 'text', text }], _meta: { [RELATED_TASK_META]: { taskId } } };
-  if (isError) result.isError = true;
-  return result;
-}
 
 /** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
 function jsonRpcErrorOf(err) {
@@ -366,7 +332,7 @@ class TasksExtension {
     // Per-client limits: whose allowance each request spends (see quotaKeyOption).
     this._quotaKey = quotaKeyOption(options.quotaKey);
     // Tools that let a client with no task support follow a task (see _companionCall).
-    this._companions = companionNames(options.companionTools);
+    this._companions = companionNames(options.companionTools, 'TasksExtension options.companionTools');
     // The fast path's quota key is the default one: a host's own function may read any of the
     // SDK's context, which the fast path does not build.
     this._defaultQuotaKey = typeof options.quotaKey !== 'function';
@@ -600,34 +566,16 @@ class TasksExtension {
 
   /** A companion tool's call: the named task, through tasks/get or tasks/cancel (same scoping). */
   async _companionCall(server, state, request, ctx) {
-    const { name } = request.params;
-    const taskId = request.params.arguments?.taskId;
-    if (typeof taskId !== 'string' || taskId === '') return companionResult(undefined, `${name} needs { taskId }: the task ID a task tool answered with`, true);
-    const call = (method) => {
+    const call = (method, taskId) => {
       const speaking = this._asSpeaking(state, method, { taskId, _meta: request.params._meta }, ctx);
       return this._taskMethod(server, state, method, speaking.params, speaking.ctx);
     };
-    try {
-      if (name === this._companions.cancel) {
-        await call('tasks/cancel');
-        // 2026-07-28 answers tasks/cancel with an empty result: the status is read back.
-        const task = await call('tasks/get');
-        return companionResult(taskId, `Task ${taskId} is ${task.status}.`);
-      }
-      const task = await call('tasks/get');
-      const lines = [`Task ${taskId} is ${task.status}.`];
-      if (typeof task.statusMessage === 'string') lines.push(`Status message: ${task.statusMessage}`);
-      if (task.status === 'completed' || task.status === 'failed') {
-        const outcome = await this._outcomeOf(state, task, call);
-        if (outcome.error !== undefined) return companionResult(taskId, [...lines, `Error: ${outcome.error.message}`].join('\n'), true);
-        const result = outcome.result;
-        return { ...result, content: [{ type: 'text', text: [...lines, 'Outcome:'].join('\n') }, ...(result.content ?? [])], _meta: { ...result._meta, [RELATED_TASK_META]: { taskId } } };
-      }
-      if (task.status === 'working' || task.status === 'input_required') lines.push(`Call ${this._companions.status} again with { "taskId": "${taskId}" } to follow it, or ${this._companions.cancel} to stop it.`);
-      return companionResult(taskId, lines.join('\n'));
-    } catch (err) {
-      return companionResult(taskId, err instanceof Error ? err.message : String(err), true);
-    }
+    return companionAnswer(request.params.name, request.params.arguments, this._companions, {
+      get: (taskId) => call('tasks/get', taskId),
+      // 2026-07-28 answers tasks/cancel with an empty result: the status is read back.
+      cancel: async (taskId) => (await call('tasks/cancel', taskId), call('tasks/get', taskId)),
+      outcome: (task) => this._outcomeOf(state, task, (method) => call(method, task.taskId)),
+    });
   }
 
   /** A finished task's outcome: `{ result }` or `{ error }` (2025-11-25 through tasks/result). */
@@ -645,12 +593,7 @@ class TasksExtension {
   /** The CallToolResult that answers a task tool's call at once, for a client with no task support. */
   _companionAnswer(created) {
     const { taskId } = created.task ?? created;
-    const names = this._companions;
-    const text =
-      `Started task ${taskId}: it runs in the background. ` +
-      `Call ${names.status} with { "taskId": "${taskId}" } to see its status and, once it is done, its outcome; ` +
-      `call ${names.cancel} with the same arguments to stop it.`;
-    return companionResult(taskId, text);
+    return companionStarted(taskId, this._companions);
   }
 
   async _toolsCall(server, state, wrapped, request, ctx) {

@@ -12,7 +12,7 @@
 // request uses `taskStore.allSessions()`: `taskStore.getTask(id)` -> `taskStore.allSessions().getTask(id)`.
 import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
-import type { TaskStorage } from 'mcp-task-core/storage';
+import type { StorageHostOptions, TaskStorage } from 'mcp-task-core/storage';
 import type { TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
 
 /**
@@ -42,7 +42,7 @@ export interface WasmTaskStoreLimits {
   maxResultBytes?: number | null;
 }
 
-export interface WasmTaskStoreOptions {
+export interface WasmTaskStoreOptions extends StorageHostOptions {
   /** TTL granted when `createTask` gets no `ttl`. Default 3600000 (1 h). */
   defaultTtlMs?: number;
   /** Requested TTLs above this are clamped to it. Default 86400000 (24 h). */
@@ -84,29 +84,6 @@ export interface WasmTaskStoreOptions {
    * `onTaskCancelled` here at the next renewal.
    */
   storage?: TaskStorage;
-  /** With `storage`: names this process (a boot token; never reuse one). Default: random. */
-  instanceId?: string;
-  /** With `storage`: how long running work's lease lasts without a renewal. Default 30 000 ms. */
-  leaseMs?: number;
-  /**
-   * With `storage`: 32 hex digits, the same on every instance, so a `tasks/list` cursor made by
-   * one instance pages on another (behind a load balancer). Without it each instance's cursors
-   * are its own (another instance answers -32602 "cursor is not valid"). Keep it secret.
-   */
-  cursorKey?: string;
-  /**
-   * With `storage`: a call that gets no answer from the storage within this time throws a
-   * `TaskStoreError` (-32603, reason `storage_unavailable`), which the SDK sends as the JSON-RPC
-   * error. A call still queued then never runs; a write already sent is settled in the background
-   * (retried until the storage answers) before the next call, and may still land. Default 5000.
-   */
-  storageTimeoutMs?: number;
-  /**
-   * With `storage`: where a damaged record is reported (unreadable, another task's, a version
-   * that disagrees, a key of the wrong type), once per finding, with the operator's detail.
-   * Clients only ever see -32603. Default: a line on stderr.
-   */
-  onDamaged?: (detail: string, taskId: string) => void;
   /**
    * With `storage`: each storage error no call sees, a timer round's (lease renewals, expiry),
    * which is tried again with backoff until the storage answers. For a dashboard or an alert;

@@ -26,7 +26,7 @@ import type {
   Transport,
 } from '@modelcontextprotocol/server';
 import type { TaskEngine, TaskEngineOptions, TaskFigures, TaskTelemetryOption, TextTaskEngine } from 'mcp-task-core';
-import type { TaskStorage } from 'mcp-task-core/storage';
+import type { StorageHostOptions, TaskStorage } from 'mcp-task-core/storage';
 
 /** What `fastPath` must know of the SDK hosting it sits in front of. */
 export interface FastPathOptions {
@@ -47,7 +47,7 @@ export interface FastPathOptions {
  */
 export type TaskToolPolicy = 'required' | 'optional' | 'perCall';
 
-export interface TasksExtensionOptions {
+export interface TasksExtensionOptions extends StorageHostOptions {
   /** The engine to use (e.g. one shared with other hosts; a `TaskEngine` is used through its `textEngine`). Default: `new TextTaskEngine(engineOptions)`. */
   engine?: TextTaskEngine | TaskEngine;
   /** Options of the engine created when `engine` is not given (TTL, poll interval, limits, ...). */
@@ -106,23 +106,6 @@ export interface TasksExtensionOptions {
    * Not with `engine` (the runtime creates the engine of its storage mode).
    */
   storage?: TaskStorage;
-  /** With `storage`: names this process in leases (a boot token; never reuse one). Default: random. */
-  instanceId?: string;
-  /** With `storage`: how long running work's lease lasts without a renewal. Default 30 000 ms. */
-  leaseMs?: number;
-  /**
-   * With `storage`: 32 hex digits, the same on every instance, so a 2025-11-25 `tasks/list`
-   * cursor made by one instance pages on another. Keep it secret.
-   */
-  cursorKey?: string;
-  /**
-   * With `storage`: a request that gets no answer from the storage within this time gets -32603
-   * "Task storage unavailable: …". An outcome reported by work meanwhile is written once the
-   * storage answers again. Default 5000.
-   */
-  storageTimeoutMs?: number;
-  /** With `storage`: where a damaged record is reported, once per finding. Default: a line on stderr. */
-  onDamaged?: (detail: string, taskId: string) => void;
   /**
    * With `storage`: each storage error no request sees: a timer round (lease renewals, expiry)
    * or a work's outcome that the storage did not take (both are tried again, with backoff, until

@@ -87,3 +87,34 @@ export declare class StorageLoop {
   /** `handleTimeout()` (lease renewals and checks, expiry) and its writes. Call it at `engine.nextDeadline()`. */
   tick(engine: TextTaskEngine): Promise<void>;
 }
+
+/**
+ * The storage options every adapter with a `storage` option shares (`WasmTaskStore`,
+ * `TasksExtension`): they apply only with `storage`.
+ */
+export interface StorageHostOptions {
+  /** Names this process in leases (a boot token; never reuse one). Default: random. */
+  instanceId?: string;
+  /** How long running work's lease lasts without a renewal. Default 30 000 ms. */
+  leaseMs?: number;
+  /**
+   * 32 hex digits, the same on every instance, so a `tasks/list` cursor made by one instance
+   * pages on another (behind a load balancer). Without it each instance's cursors are its own
+   * (another instance answers -32602 "cursor is not valid"). Keep it secret.
+   */
+  cursorKey?: string;
+  /**
+   * A call or request that gets no answer from the storage within this time fails with -32603
+   * (reason `storage_unavailable`; `WasmTaskStore` throws it as a `TaskStoreError`, which the SDK
+   * sends as the JSON-RPC error). A call still queued then never runs; a write already sent, or
+   * an outcome the work reported, is settled in the background (retried until the storage
+   * answers). Default 5000.
+   */
+  storageTimeoutMs?: number;
+  /**
+   * Where a damaged record is reported (unreadable, another task's, a version that disagrees, a
+   * key of the wrong type), once per finding, with the operator's detail. Clients only ever see
+   * -32603. Default: a line on stderr.
+   */
+  onDamaged?: (detail: string, taskId: string) => void;
+}
