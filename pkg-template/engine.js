@@ -215,6 +215,10 @@ export function objectTaskEngine(Text) {
       return this.#live().taskCount;
     }
 
+    get cursorKey() {
+      return this.#live().cursorKey;
+    }
+
     free() {
       if (this.#freed) return;
       this.#freed = true;

@@ -225,6 +225,12 @@ export interface TaskEngineOptions {
   statusNotifications?: boolean;
   /** Emit `audit` outputs (creation, status changes, result fetches, expiry, refused access, limits). Default `false`. */
   audit?: boolean;
+  /**
+   * Key of the `tasks/list` cursors (32 hex digits), e.g. the {@link TaskEngine.cursorKey} of an
+   * engine whose {@link TaskEngine.snapshot} this one restores: its cursors then page here.
+   * (`storage.cursorKey`, when given, is used instead.) Default: random.
+   */
+  cursorKey?: string;
   /** Resource limits. */
   limits?: LimitOptions;
   /** Tools and their `execution.taskSupport`, as with {@link TaskEngine.registerTool}. Default: none (a tool never declared does not run as a task). */
@@ -419,6 +425,14 @@ export interface StorageOptions {
    * cursor from one instance pages on another. Default: random (cursors stay per instance).
    */
   cursorKey?: string;
+}
+
+/** When an adapter (`WasmTaskStore`, `TasksExtension`) moves its tasks into a fresh wasm instance: see their `recycle` option. */
+export interface RecycleOptions {
+  /** Recycle only a wasm memory of at least this many bytes. Default 64 MiB. */
+  minBytes?: number;
+  /** ...and at least this many times the size of the live tasks (their snapshot). At least 1; default 4. */
+  ratio?: number;
 }
 
 /** One item of {@link TaskEngine.pollOutput}. */
@@ -685,7 +699,11 @@ export interface TaskEngineMembers<V extends EngineValues> {
   /** Restores every record of a {@link snapshot}; returns how many. */
   restoreSnapshot(snapshot: string): number;
 
-  /** Every live task's record, as a JSON array text. */
+  /**
+   * Every live task's record, as a JSON array text. In memory mode each record also keeps the
+   * task's place in its list, so an engine with the same {@link cursorKey} that restores the
+   * snapshot answers this engine's `tasks/list` cursors alike.
+   */
   snapshot(): string;
 
   /** The record of a live task (as a `persist` output would write it now), or `null`. */
@@ -835,6 +853,9 @@ export interface TaskEngineMembers<V extends EngineValues> {
 
   /** Live tasks held (including finished ones not yet expired). */
   readonly taskCount: number;
+
+  /** The key of this engine's `tasks/list` cursors (32 hex digits): see {@link TaskEngineOptions.cursorKey}. */
+  readonly cursorKey: string;
 
   /**
    * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).

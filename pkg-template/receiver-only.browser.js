@@ -4,7 +4,7 @@
 // ./receiver-web/mcp_task_core_receiver.js (import.meta.url).
 import initWasm, * as raw from './receiver-web/mcp_task_core_receiver.js';
 import { browserEngine } from './engine.js';
-import { guardFreed, wasmLoader } from './extras.js';
+import { guardFreed, wasmLoader, freshInstances } from './extras.js';
 
 const loader = wasmLoader(initWasm);
 
@@ -19,3 +19,13 @@ export const { TextTaskEngine, TaskEngine, setRandomSource } = browserEngine(raw
  * @returns {Promise<void>}
  */
 export const init = loader.init;
+
+/**
+ * A fresh instance of the receiver wasm: its own `TextTaskEngine` class and linear memory (the
+ * compiled module and the random source are shared). A wasm memory never shrinks: the adapters
+ * move their tasks into a fresh instance once a burst has expired (see `recycle`).
+ */
+export const freshInstance = freshInstances(() => {
+  loader.assertLoaded('freshInstance()');
+  return raw.freshBindings();
+});

@@ -1,9 +1,9 @@
 'use strict';
 // `mcp-task-core/receiver` on Node (CommonJS): the receiver-only build, instantiated
 // synchronously when ./receiver-node-cjs/mcp_task_core_receiver.js is first required.
-const { TextTaskEngine, setRandomSource } = require('./receiver-node-cjs/mcp_task_core_receiver.js');
+const { TextTaskEngine, setRandomSource, freshBindings } = require('./receiver-node-cjs/mcp_task_core_receiver.js');
 const { objectTaskEngine } = require('./engine.cjs');
-const { handleObject, drainOutputs, guardFreed } = require('./extras.cjs');
+const { handleObject, drainOutputs, guardFreed, freshInstances } = require('./extras.cjs');
 const { fillRandom } = require('./node-random.cjs');
 
 setRandomSource(fillRandom);
@@ -18,4 +18,5 @@ module.exports = {
   drainOutputs,
   /** Resolves at once: on Node the module is ready on require. Kept for a uniform API. */
   init: async function init(_input) {},
+  freshInstance: freshInstances(freshBindings),
 };

@@ -39,7 +39,7 @@ class TaskRuntime {
    * @param {{ loop?: object | null, clock?: (() => number) | null, timer?: boolean,
    *           schedule?: Function, onPersist?: Function, rpcError?: Function,
    *           onError?: Function, onAudit?: Function, onStorageError?: Function,
-   *           onOutput?: Function }} [options]
+   *           onOutput?: Function, recycler?: object | null }} [options]
    *   `loop`: the StorageLoop of a storage-mode engine (null: memory); `clock`: the engine's
    *   clock (read at each use, so the timer follows fake clocks); `timer: false`: no timer (the
    *   host calls `handleTimeout` itself); `schedule(deadline | null)`: the platform's timer in
@@ -50,7 +50,10 @@ class TaskRuntime {
    *   every audit record; `onStorageError`: the storage errors no caller sees (the timer's, an
    *   outcome waiting to be written);
    *   `onOutput`: `expired`, `cancelled` (after their work is stopped) and the outputs the
-   *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch).
+   *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch);
+   *   `recycler`: an EngineRecycler (recycle.js, memory mode) that may move the tasks into an
+   *   engine of a fresh wasm instance after an expiry: `engine` then changes, so adapters read
+   *   it at each use.
    */
   constructor(engine, options = {}) {
     this.engine = engine;
@@ -64,6 +67,7 @@ class TaskRuntime {
     this.#onAudit = options.onAudit ?? noop;
     this.#onStorageError = options.onStorageError ?? noop;
     this.#onOutput = options.onOutput ?? noop;
+    this.#recycler = options.recycler ?? null;
   }
 
   #clock;
@@ -75,6 +79,7 @@ class TaskRuntime {
   #onAudit;
   #onStorageError;
   #onOutput;
+  #recycler;
   /** Running work: taskId -> { controller, inputs: Map<rawId, { resolve, reject }>, context }. */
   #work = new Map();
   /** Work to start on the engine's `execute`, by the raw id of the request that creates the task. */
@@ -282,7 +287,21 @@ class TaskRuntime {
         this.output(out);
       }
     }
+    if (expired && this.#recycler !== null) this.#recycle();
     return rearm || expired ? this.arm() : undefined;
+  }
+
+  /**
+   * After an expiry, with nothing in flight (no running work, launch, open stream or pending
+   * output): the engine swapped for the recycler's fresh one when it finds that worth it.
+   */
+  #recycle() {
+    if (this.#work.size > 0 || this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0) return;
+    try {
+      this.engine = this.#recycler.next(this.engine) ?? this.engine;
+    } catch (err) {
+      this.#onError(err);
+    }
   }
 
   /** `drain` over a synchronous storage: each batch's persists written first (a throw stops it). */

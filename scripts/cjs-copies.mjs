@@ -1,6 +1,6 @@
 // Writes the CommonJS twins of the package's ES module sources into pkg/, so each piece of
 // JS and each type file has one source in pkg-template/:
-//   extras.js, node-random.js, engine.js, sdk.js, redis.js, storage.js, runtime.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
+//   extras.js, node-random.js, engine.js, sdk.js, redis.js, storage.js, runtime.js, recycle.js, server.js, requestor.js, task-client.js -> *.cjs   (esbuild's ESM -> CommonJS
 //     transform; a sibling ES module './x.js' is required as its twin './x.cjs')
 //   index.d.ts, receiver-only.d.ts, sdk.d.ts, redis.d.ts, storage.d.ts, server.d.ts, requestor.d.ts -> *.d.cts   (same declarations)
 //
@@ -44,6 +44,7 @@ toCommonJs('node-random.js');
 toCommonJs('engine.js');
 toCommonJs('storage.js');
 toCommonJs('runtime.js');
+toCommonJs('recycle.js');
 toCommonJs('sdk.js');
 toCommonJs('redis.js');
 toCommonJs('server.js');

@@ -1,0 +1,113 @@
+// Engine recycling (internal, used by the receiver runtime): a wasm instance's linear memory
+// grows for a burst of tasks and never shrinks, so a process holds its peak long after the
+// burst expired. An engine that recycles lives in a wasm instance of its own; once its memory is
+// large and its live tasks take a small part of it, its tasks move (a snapshot, with their list
+// places and the cursor key) into an engine of a fresh instance, and the old instance is
+// dropped, memory and all.
+//
+// The CommonJS twin recycle.cjs is generated from this file by scripts/build-pkg.sh.
+
+const MIB = 1024 * 1024;
+
+/** The defaults of the `recycle` option. */
+const RECYCLE_DEFAULTS = Object.freeze({ minBytes: 64 * MIB, ratio: 4 });
+
+/**
+ * The `recycle` option of an adapter, checked: `false` (never), `true` or `undefined` (the
+ * defaults), or `{ minBytes?, ratio? }`. Returns null for never.
+ * @param {unknown} value
+ * @param {string} name  the option's name as the caller wrote it
+ * @returns {{ minBytes: number, ratio: number } | null}
+ */
+function recycleOptions(value, name) {
+  if (value === false) return null;
+  if (value === undefined || value === true) return { ...RECYCLE_DEFAULTS };
+  if (value === null || typeof value !== 'object') throw new TypeError(`${name} must be false, true or { minBytes, ratio }`);
+  const out = { ...RECYCLE_DEFAULTS };
+  for (const [key, v] of Object.entries(value)) {
+    if (!(key in out)) throw new TypeError(`${name}.${key} is not an option (known: minBytes, ratio)`);
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !(v >= (key === 'ratio' ? 1 : 0)) || v === Infinity) {
+      throw new TypeError(`${name}.${key} must be a finite number${key === 'ratio' ? ' of at least 1' : ' of bytes'}`);
+    }
+    out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * Makes the engines of one adapter, each in a wasm instance of its own, and moves the tasks into
+ * a fresh one when it is worth it.
+ */
+class EngineRecycler {
+  #instance;
+  #create;
+  #minBytes;
+  #ratio;
+  /** @type {WebAssembly.Memory | null} the current engine's memory */
+  #memory = null;
+  /** The memory size and task count at the last check that found it not worth it. */
+  #declined = { bytes: 0, tasks: 0 };
+
+  /**
+   * @param {{ instance: () => { TextTaskEngine: any, memory: WebAssembly.Memory },
+   *           create: (TextTaskEngine: any, cursorKey: string | undefined) => any,
+   *           minBytes: number, ratio: number }} options
+   *   `instance`: the receiver entry's `freshInstance`; `create(TextTaskEngine, cursorKey)`: an
+   *   engine of that class set up as the adapter sets up its own (options, tools), with
+   *   `cursorKey` when given; `minBytes`, `ratio`: see `next`.
+   */
+  constructor({ instance, create, minBytes, ratio }) {
+    this.#instance = instance;
+    this.#create = create;
+    this.#minBytes = minBytes;
+    this.#ratio = ratio;
+  }
+
+  /** The first engine, in an instance of its own (so the memory it grows goes with it). */
+  first() {
+    const { TextTaskEngine, memory } = this.#instance();
+    const engine = this.#create(TextTaskEngine, undefined);
+    this.#memory = memory;
+    return engine;
+  }
+
+  /** The linear memory of the current engine's instance. */
+  get memory() {
+    return this.#memory;
+  }
+
+  /**
+   * `engine`'s tasks in an engine of a fresh instance (`engine` is freed), or null when it is
+   * not worth it: the memory is below `minBytes`, or under `ratio` times what the live tasks
+   * take (their snapshot's size), or the engine holds what a snapshot does not carry (queued
+   * messages). The caller makes sure nothing is in flight (outputs, work, streams). After a
+   * check that found it not worth it, the next snapshot waits until the memory grew or half the
+   * tasks are gone, so checks cost little however often they are asked.
+   */
+  next(engine) {
+    const bytes = this.#memory.buffer.byteLength;
+    if (bytes < this.#minBytes || engine.queuedMessageCount(null) > 0) return null;
+    const tasks = engine.taskCount;
+    if (bytes <= this.#declined.bytes && tasks * 2 > this.#declined.tasks) return null;
+    const snapshot = engine.snapshot();
+    if (bytes < this.#ratio * snapshot.length) {
+      this.#declined = { bytes, tasks };
+      return null;
+    }
+    const { TextTaskEngine, memory } = this.#instance();
+    const fresh = this.#create(TextTaskEngine, engine.cursorKey);
+    try {
+      fresh.restoreSnapshot(snapshot);
+    } catch (err) {
+      fresh.free();
+      throw err;
+    }
+    engine.free();
+    this.#memory = memory;
+    this.#declined = { bytes: 0, tasks: 0 };
+    return fresh;
+  }
+}
+
+export { EngineRecycler, recycleOptions, RECYCLE_DEFAULTS };
