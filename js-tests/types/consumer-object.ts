@@ -148,6 +148,11 @@ export function objectMode(): void {
   const count: number = engine.taskCount;
   // @ts-expect-error: read-only
   engine.taskCount = 1;
+  const key: string = engine.cursorKey;
+  // @ts-expect-error: read-only
+  engine.cursorKey = key;
+  const twin = new TaskEngine({ cursorKey: key });
+  twin.free();
   void [results, inputId, progressed, context, seen, page, count];
   engine.free();
 }
