@@ -543,9 +543,12 @@ class WasmTaskStore {
     return this.#loading;
   }
 
-  /** The engine: the runtime's (recycling replaces it), or null while there is none. */
+  /**
+   * The engine: the runtime's (recycling replaces it), or null while there is none.
+   * @returns {TaskEngine | null}
+   */
   get #engine() {
-    return this.#runtime === null ? null : this.#runtime.engine;
+    return this.#runtime === null ? null : /** @type {TaskEngine} */ (this.#runtime.engine);
   }
 
   /**

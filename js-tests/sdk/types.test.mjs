@@ -45,6 +45,7 @@ before(() => {
   // The shared helpers and the runtime sdk.js imports, typed by their JSDoc (they are not under this check).
   fs.writeFileSync(path.join(pkg.dir, 'extras.js'), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, 'extras.js'), 'utf8')}`);
   fs.writeFileSync(path.join(pkg.dir, 'runtime.js'), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, 'runtime.js'), 'utf8')}`);
+  fs.writeFileSync(path.join(pkg.dir, 'recycle.js'), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, 'recycle.js'), 'utf8')}`);
   fs.writeFileSync(path.join(pkg.dir, 'conformance.ts'), CONFORMANCE);
 });
 after(() => pkg?.cleanup());
