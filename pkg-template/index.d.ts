@@ -429,7 +429,7 @@ export interface StorageOptions {
 
 /** When an adapter (`WasmTaskStore`, `TasksExtension`) moves its tasks into a fresh wasm instance: see their `recycle` option. */
 export interface RecycleOptions {
-  /** Recycle only a wasm memory of at least this many bytes. Default 64 MiB. */
+  /** Recycle only a wasm memory of at least this many bytes. Default 16 MiB. */
   minBytes?: number;
   /** ...and at least this many times the size of the live tasks (their snapshot). At least 1; default 4. */
   ratio?: number;

@@ -10,7 +10,7 @@
 const MIB = 1024 * 1024;
 
 /** The defaults of the `recycle` option. */
-const RECYCLE_DEFAULTS = Object.freeze({ minBytes: 64 * MIB, ratio: 4 });
+const RECYCLE_DEFAULTS = Object.freeze({ minBytes: 16 * MIB, ratio: 4 });
 
 /**
  * The `recycle` option of an adapter, checked: `false` (never), `true` or `undefined` (the

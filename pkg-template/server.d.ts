@@ -93,7 +93,7 @@ export interface TasksExtensionOptions {
    * status message, TTL and list cursor as it was) and the old memory is released. Only when
    * nothing is in flight: no running work, open stream, pending output or queued message.
    * `false` turns it off (the engine then lives in the shared instance). Default: on, with
-   * `{ minBytes: 64 MiB, ratio: 4 }`.
+   * `{ minBytes: 16 MiB, ratio: 4 }`.
    */
   recycle?: boolean | RecycleOptions;
   /**
