@@ -1208,7 +1208,9 @@ class WasmTaskMessageQueue {
   async #call(fn) {
     const store = this.#store;
     if (store) {
-      const engine = /** @type {TaskEngine} */ (await store[ENGINE]());
+      await store[ENGINE]();
+      // The current engine, read after the wait: a recycling may have replaced it meanwhile.
+      const engine = /** @type {TaskEngine} */ (store[ENGINE](false));
       try {
         return engineCall(() => fn(engine));
       } finally {
