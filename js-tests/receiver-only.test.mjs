@@ -29,7 +29,8 @@ after(() => pkg?.cleanup());
 /** What every runtime does with the imported `mcp-task-core/receiver` (`mcp`). */
 async function createAndGet(mcp) {
   await mcp.init();
-  const engine = new mcp.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' } });
+  const cursorKey = '000102030405060708090a0b0c0d0e0f';
+  const engine = new mcp.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' }, cursorKey });
   const create = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {}, task: { ttl: 60_000 } } });
   const created = engine.handle(create, 'alice');
   const taskId = JSON.parse(created).result.task.taskId;
@@ -40,7 +41,7 @@ async function createAndGet(mcp) {
   const listed = objects.handle({ jsonrpc: '2.0', id: 3, method: 'tasks/list', params: {} }, 'bob');
   // The same task in an engine of a fresh instance (a memory of its own), restored from a snapshot.
   const fresh = mcp.freshInstance();
-  const moved = new fresh.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' }, cursorKey: engine.cursorKey });
+  const moved = new fresh.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' }, cursorKey });
   const restored = moved.restoreSnapshot(engine.snapshot());
   const instance = { restored, same: moved.handle(get, 'alice') === got, ownMemory: fresh.memory instanceof WebAssembly.Memory && fresh.memory !== mcp.freshInstance().memory };
   return { exports: Object.keys(mcp).sort(), exchange: [create, created, get, got], outputs, listed, instance };
@@ -165,7 +166,7 @@ export async function start(options: TaskEngineOptions): Promise<Task | null> {
   void drainOutputs(engine);
   void TextTaskRequestor;
   const fresh = freshInstance();
-  const moved: TextTaskEngine = new fresh.TextTaskEngine({ ...options, cursorKey: text.cursorKey });
+  const moved: TextTaskEngine = new fresh.TextTaskEngine({ ...options, cursorKey: '000102030405060708090a0b0c0d0e0f' });
   const pages: number = fresh.memory.buffer.byteLength;
   void [moved, pages];
   return engine.getTask('t');

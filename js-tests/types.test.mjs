@@ -233,7 +233,6 @@ test('every TaskEngine member returns a value of its declared type (null vs unde
     storeTaskResult: () => [e.storeTaskResult(e.createTask('s', 'tools/call').taskId, 's', 'failed', { kind: 'result', result: { content: [] } })],
     forgetTask: () => [e.forgetTask(task.taskId), e.forgetTask(task.taskId)],
     taskCount: () => [e.taskCount],
-    cursorKey: () => [e.cursorKey],
     free: () => [e.free()],
   };
   assert.deepEqual(Object.keys(calls).sort(), Object.keys(members).sort(), 'a call for every declared member');

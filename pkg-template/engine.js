@@ -215,10 +215,6 @@ export function objectTaskEngine(Text) {
       return this.#live().taskCount;
     }
 
-    get cursorKey() {
-      return this.#live().cursorKey;
-    }
-
     free() {
       if (this.#freed) return;
       this.#freed = true;

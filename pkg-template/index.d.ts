@@ -226,9 +226,9 @@ export interface TaskEngineOptions {
   /** Emit `audit` outputs (creation, status changes, result fetches, expiry, refused access, limits). Default `false`. */
   audit?: boolean;
   /**
-   * Key of the `tasks/list` cursors (32 hex digits), e.g. the {@link TaskEngine.cursorKey} of an
-   * engine whose {@link TaskEngine.snapshot} this one restores: its cursors then page here.
-   * (`storage.cursorKey`, when given, is used instead.) Default: random.
+   * Key of the `tasks/list` cursors (32 hex digits). Engines given the same key accept each
+   * other's cursors: one that restores another's {@link TaskEngine.snapshot} then pages its
+   * cursors alike. (`storage.cursorKey`, when given, is used instead.) Default: random.
    */
   cursorKey?: string;
   /** Resource limits. */
@@ -701,7 +701,7 @@ export interface TaskEngineMembers<V extends EngineValues> {
 
   /**
    * Every live task's record, as a JSON array text. In memory mode each record also keeps the
-   * task's place in its list, so an engine with the same {@link cursorKey} that restores the
+   * task's place in its list, so an engine with the same `cursorKey` option that restores the
    * snapshot answers this engine's `tasks/list` cursors alike.
    */
   snapshot(): string;
@@ -853,9 +853,6 @@ export interface TaskEngineMembers<V extends EngineValues> {
 
   /** Live tasks held (including finished ones not yet expired). */
   readonly taskCount: number;
-
-  /** The key of this engine's `tasks/list` cursors (32 hex digits): see {@link TaskEngineOptions.cursorKey}. */
-  readonly cursorKey: string;
 
   /**
    * Releases the wasm memory now. The object is unusable afterwards (calls throw `freed`).

@@ -10,7 +10,7 @@ import type { TextTaskEngine } from './index.js';
  * A fresh instance of the receiver wasm: a `TextTaskEngine` class whose engines live in a linear
  * memory of their own (the compiled module and the {@link setRandomSource} source are shared).
  * A wasm memory grows for a burst of tasks and never shrinks; an engine of a fresh instance,
- * restored from a {@link TextTaskEngine.snapshot} with the old engine's `cursorKey`, holds the
+ * restored from a {@link TextTaskEngine.snapshot} (both engines given one `cursorKey`), holds the
  * same tasks in a memory sized for them, and the old instance goes once its engines are freed.
  * The package's adapters do this themselves (their `recycle` option). Browsers: after `init()`.
  */

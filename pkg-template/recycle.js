@@ -2,12 +2,17 @@
 // grows for a burst of tasks and never shrinks, so a process holds its peak long after the
 // burst expired. An engine that recycles lives in a wasm instance of its own; once its memory is
 // large and its live tasks take a small part of it, its tasks move (a snapshot, with their list
-// places and the cursor key) into an engine of a fresh instance, and the old instance is
-// dropped, memory and all.
+// places; every engine made here has one cursor key) into an engine of a fresh instance, and the
+// old instance is dropped, memory and all.
 //
 // The CommonJS twin recycle.cjs is generated from this file by scripts/build-pkg.sh.
 
 const MIB = 1024 * 1024;
+
+/** A random cursor key (32 hex digits). */
+function randomKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** The defaults of the `recycle` option. */
 const RECYCLE_DEFAULTS = Object.freeze({ minBytes: 16 * MIB, ratio: 4 });
@@ -44,6 +49,8 @@ class EngineRecycler {
   #create;
   #minBytes;
   #ratio;
+  /** The key of every engine made here, so each accepts the cursors of the one before. */
+  #cursorKey;
   /** @type {WebAssembly.Memory | null} the current engine's memory */
   #memory = null;
   /** The memory size and task count at the last check that found it not worth it. */
@@ -51,13 +58,14 @@ class EngineRecycler {
 
   /**
    * @param {{ instance: () => { TextTaskEngine: any, memory: WebAssembly.Memory },
-   *           create: (TextTaskEngine: any, cursorKey: string | undefined) => any,
-   *           minBytes: number, ratio: number }} options
+   *           create: (TextTaskEngine: any, cursorKey: string) => any,
+   *           minBytes: number, ratio: number, cursorKey?: string }} options
    *   `instance`: the receiver entry's `freshInstance`; `create(TextTaskEngine, cursorKey)`: an
-   *   engine of that class set up as the adapter sets up its own (options, tools), with
-   *   `cursorKey` when given; `minBytes`, `ratio`: see `next`.
+   *   engine of that class set up as the adapter sets up its own (options, tools), with that
+   *   cursor key; `minBytes`, `ratio`: see `next`; `cursorKey`: the adapter's own (default random).
    */
-  constructor({ instance, create, minBytes, ratio }) {
+  constructor({ instance, create, minBytes, ratio, cursorKey }) {
+    this.#cursorKey = cursorKey ?? randomKey();
     this.#instance = instance;
     this.#create = create;
     this.#minBytes = minBytes;
@@ -67,7 +75,7 @@ class EngineRecycler {
   /** The first engine, in an instance of its own (so the memory it grows goes with it). */
   first() {
     const { TextTaskEngine, memory } = this.#instance();
-    const engine = this.#create(TextTaskEngine, undefined);
+    const engine = this.#create(TextTaskEngine, this.#cursorKey);
     this.#memory = memory;
     return engine;
   }
@@ -96,7 +104,7 @@ class EngineRecycler {
       return null;
     }
     const { TextTaskEngine, memory } = this.#instance();
-    const fresh = this.#create(TextTaskEngine, engine.cursorKey);
+    const fresh = this.#create(TextTaskEngine, this.#cursorKey);
     try {
       fresh.restoreSnapshot(snapshot);
     } catch (err) {

@@ -302,8 +302,9 @@ const CALLER_NAMES = /** @type {Record<string, string>} */ ({
 });
 
 /**
- * A new engine (of `Text`, the class of one wasm instance; with `cursorKey`, the cursor key of
- * the engine it replaces); options it refuses throw a TypeError naming them as the caller wrote them.
+ * A new engine (of `Text`, the class of one wasm instance; with `cursorKey`, the cursor key
+ * every engine of the store shares); options it refuses throw a TypeError naming them as the
+ * caller wrote them.
  * @param {TaskEngineOptions} options
  * @param {typeof TaskEngine} [Text]
  * @param {string} [cursorKey]

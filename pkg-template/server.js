@@ -351,7 +351,7 @@ class TasksExtension {
       for (const [name, taskSupport] of this._taskTools) engine.registerTool(name, taskSupport);
       return engine;
     };
-    const recycler = recycle === null ? null : new EngineRecycler({ ...recycle, instance: freshInstance, create });
+    const recycler = recycle === null ? null : new EngineRecycler({ ...recycle, instance: freshInstance, create, cursorKey: engineOptions.cursorKey });
     const engine = options.engine?.textEngine ?? options.engine ?? (recycler === null ? create(TextTaskEngine) : recycler.first());
     this._principalOf = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});

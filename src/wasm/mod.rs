@@ -651,13 +651,6 @@ impl TextTaskEngine {
         self.engine()?.sdk_store().cancel_task(&task_id, context.as_deref(), message.as_deref()).map(task_json).map_err(host_error)
     }
 
-    /// The key of this engine's list cursors (32 hex digits): a new engine given it as `cursorKey`
-    /// accepts them, e.g. one that takes over this one's snapshot.
-    #[wasm_bindgen(getter, js_name = cursorKey)]
-    pub fn cursor_key(&self) -> String {
-        self.engine.cursor_key().iter().map(|b| format!("{b:02x}")).collect()
-    }
-
     /// Live tasks held.
     #[wasm_bindgen(getter, js_name = taskCount)]
     pub fn task_count(&self) -> usize {
