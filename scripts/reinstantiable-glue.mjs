@@ -44,12 +44,15 @@ function takeExports(text, what) {
 // Shared by the three forms: the random source follows every instance made here (the glue's
 // setRandomSource is per instance: the wasm reads it from its own module state).
 const RANDOM_SOURCE = `
+// Each fresh instance by its TextTaskEngine class (alive while any of its engines is), held
+// weakly, and the class -> its instance's setRandomSource (an ephemeron: no leak).
 var instances = [];
+var setters = new WeakMap();
 var randomSource;
 function setRandomSource(fill) {
   randomSource = fill;
   instances = instances.filter((ref) => ref.deref() !== undefined);
-  for (const ref of instances) ref.deref().setRandomSource(fill);
+  for (const ref of instances) setters.get(ref.deref())?.(fill);
   first.setRandomSource(fill);
 }
 /**
@@ -61,7 +64,10 @@ function freshBindings() {
   if (module === undefined) throw new Error('freshBindings(): the wasm module is not loaded yet (call init() first)');
   const fresh = bindings(module);
   if (randomSource !== undefined) fresh.setRandomSource(randomSource);
-  if (typeof WeakRef === 'function') instances.push(new WeakRef(fresh));
+  if (typeof WeakRef === 'function') {
+    instances.push(new WeakRef(fresh.TextTaskEngine));
+    setters.set(fresh.TextTaskEngine, fresh.setRandomSource);
+  }
   return fresh;
 }
 `;

@@ -3,8 +3,10 @@
 // status message, TTL and list cursor as it was, seen through the store's API and through an
 // SDK 1.x client; never while a message waits in the queue (a snapshot does not carry it).
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { Control, connectInMemory, createTask, makeStores, manualClock, ours, waitForTask, CallToolResultSchema } from './harness.mjs';
+import { Control, connectInMemory, createTask, makeStores, manualClock, ours, PKG_DIR, waitForTask, CallToolResultSchema } from './harness.mjs';
 
 // Every wasm memory instantiated from here on (the package's glue calls `new WebAssembly.Instance`
 // for each fresh instance), to read each one's size.
@@ -98,8 +100,12 @@ test('WasmTaskStore: after a burst expires the tasks move to a fresh wasm memory
   const before = await views();
   assert.equal(before.lists[0].length, 2, 'session A lists in pages of 2, with a cursor');
 
-  // The message is read; the next expiry (a task made for it) moves the tasks.
+  // The message is read; the next expiry (a task made for it) moves the tasks, into an instance
+  // that takes the package's random source (set here to tell its task IDs).
   assert.equal((await queue.dequeue(waiting, 'A')).message.id, 7);
+  const { setRandomSource } = await import(pathToFileURL(path.join(PKG_DIR, 'receiver-only.node.mjs')).href);
+  const { fillRandom } = await import(pathToFileURL(path.join(PKG_DIR, 'node-random.js')).href);
+  setRandomSource((bytes) => bytes.forEach((_, i) => (bytes[i] = i & 0xff)));
   const { taskId: tick } = await store.createTask({ ttl: 10 }, 99, REQ, 'tick');
   clock.advance(20);
   assert.equal(await store.getTask(tick, 'tick'), null);
@@ -109,6 +115,10 @@ test('WasmTaskStore: after a burst expires the tasks move to a fresh wasm memory
 
   const after = await views();
   assert.deepEqual(after, before);
+  const marked = await store.createTask({ ttl: 60_000 }, 101, REQ, 'B');
+  setRandomSource(fillRandom);
+  assert.equal(marked.taskId, '00010203-0405-4607-8809-0a0b0c0d0e0f');
+  kept.push({ taskId: marked.taskId, session: 'B' });
   // Cursors issued before the move page on after it, to the same pages.
   for (const [i, list] of before.lists.entries()) {
     for (const { cursor, page } of list) {
@@ -122,6 +132,7 @@ test('WasmTaskStore: after a burst expires the tasks move to a fresh wasm memory
   clock.advance(1);
   await store.listTasks(undefined, 'A');
   assert.equal(store.size, kept.length - 2, 'the two 60 s tasks expired on time');
+  assert.equal((await store.getTask(marked.taskId, 'B')).taskId, marked.taskId);
   // New tasks go on, listed after the kept ones.
   const later = await store.createTask({ ttl: 60_000 }, 100, REQ, 'A');
   const listed = (await pages((cursor) => store.listTasks(cursor, 'A'))).flatMap(({ page }) => JSON.parse(page).tasks.map((t) => t.taskId));
@@ -191,5 +202,20 @@ test('SDK 1.x client: tasks/get, tasks/result and tasks/list answer alike across
   } finally {
     await conn.close();
     stores.close();
+  }
+});
+
+test('freshInstance: a random source set later reaches the engines of instances made before', async () => {
+  const { freshInstance, setRandomSource } = await import(pathToFileURL(path.join(PKG_DIR, 'receiver-only.node.mjs')).href);
+  const { fillRandom } = await import(pathToFileURL(path.join(PKG_DIR, 'node-random.js')).href);
+  const { TextTaskEngine } = freshInstance();
+  const engine = new TextTaskEngine({});
+  setRandomSource((bytes) => bytes.forEach((_, i) => (bytes[i] = i & 0xff)));
+  try {
+    // (A new engine: its ID pool is drawn from the source at its first task.)
+    assert.equal(JSON.parse(engine.createTask('c', 'tools/call', 1000)).taskId, '00010203-0405-4607-8809-0a0b0c0d0e0f');
+  } finally {
+    setRandomSource(fillRandom);
+    engine.free();
   }
 });
