@@ -53,6 +53,13 @@ class EngineRecycler {
   #cursorKey;
   /** @type {WebAssembly.Memory | null} the current engine's memory */
   #memory = null;
+  /**
+   * The memory of the instance dropped last, held weakly: it goes at the next major GC. While it
+   * is there, only an engine with no tasks left is moved, so bursts that keep coming do not pile
+   * up dropped instances (each as large as the peak) faster than the GC takes them.
+   * @type {WeakRef<WebAssembly.Memory> | null}
+   */
+  #dropped = null;
   /** The memory size and task count at the last check that found it not worth it. */
   #declined = { bytes: 0, tasks: 0 };
 
@@ -89,7 +96,7 @@ class EngineRecycler {
    * `engine`'s tasks in an engine of a fresh instance (`engine` is freed), or null when it is
    * not worth it: the memory is below `minBytes`, or under `ratio` times what the live tasks
    * take (their snapshot's size), or the engine holds what a snapshot does not carry (queued
-   * messages). The caller makes sure nothing is in flight (outputs, work, streams). After a
+   * messages), or holds tasks while the instance dropped before is not collected yet. The caller makes sure nothing is in flight (outputs, work, streams). After a
    * check that found it not worth it, the next snapshot waits until the memory grew or half the
    * tasks are gone, so checks cost little however often they are asked.
    */
@@ -97,6 +104,7 @@ class EngineRecycler {
     const bytes = this.#memory.buffer.byteLength;
     if (bytes < this.#minBytes || engine.queuedMessageCount(null) > 0) return null;
     const tasks = engine.taskCount;
+    if (tasks > 0 && this.#dropped?.deref() !== undefined) return null;
     if (bytes <= this.#declined.bytes && tasks * 2 > this.#declined.tasks) return null;
     const snapshot = engine.snapshot();
     if (bytes < this.#ratio * snapshot.length) {
@@ -112,6 +120,7 @@ class EngineRecycler {
       throw err;
     }
     engine.free();
+    if (typeof WeakRef === 'function') this.#dropped = new WeakRef(this.#memory);
     this.#memory = memory;
     this.#declined = { bytes: 0, tasks: 0 };
     return fresh;
