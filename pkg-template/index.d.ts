@@ -431,7 +431,7 @@ export interface StorageOptions {
 export interface RecycleOptions {
   /** Recycle only a wasm memory of at least this many bytes. Default 16 MiB. */
   minBytes?: number;
-  /** ...and at least this many times the size of the live tasks (their snapshot). At least 1; default 4. */
+  /** ...once the engine holds at most a `ratio`th of the most tasks it held (the peak its memory grew for). At least 1; default 4. */
   ratio?: number;
 }
 

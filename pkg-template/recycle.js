@@ -60,8 +60,8 @@ class EngineRecycler {
    * @type {WeakRef<WebAssembly.Memory> | null}
    */
   #dropped = null;
-  /** The memory size and task count at the last check that found it not worth it. */
-  #declined = { bytes: 0, tasks: 0 };
+  /** The most tasks the current engine held, as seen after each expiry (its memory grew for them). */
+  #peak = 0;
 
   /**
    * @param {{ instance: () => { TextTaskEngine: any, memory: WebAssembly.Memory },
@@ -93,24 +93,22 @@ class EngineRecycler {
   }
 
   /**
-   * `engine`'s tasks in an engine of a fresh instance (`engine` is freed), or null when it is
-   * not worth it: the memory is below `minBytes`, or under `ratio` times what the live tasks
-   * take (their snapshot's size), or the engine holds what a snapshot does not carry (queued
-   * messages), or holds tasks while the instance dropped before is not collected yet. The caller makes sure nothing is in flight (outputs, work, streams). After a
-   * check that found it not worth it, the next snapshot waits until the memory grew or half the
-   * tasks are gone, so checks cost little however often they are asked.
+   * After an expiry of `expired` tasks: `engine`'s tasks in an engine of a fresh instance
+   * (`engine` is freed), or null when that is not worth it or not safe. Worth it: the memory is
+   * at least `minBytes` and the engine holds at most a `ratio`th of the most tasks it held (no
+   * snapshot is taken to judge: a snapshot of a large live set would itself grow the memory).
+   * Safe: nothing in flight (`busy`: outputs, work, streams, which the caller knows), no queued
+   * message (a snapshot does not carry it), and, while the instance dropped before is not
+   * collected yet, no task left.
+   * @param {any} engine
+   * @param {{ expired: number, busy: boolean }} state
    */
-  next(engine) {
-    const bytes = this.#memory.buffer.byteLength;
-    if (bytes < this.#minBytes || engine.queuedMessageCount(null) > 0) return null;
+  next(engine, { expired, busy }) {
     const tasks = engine.taskCount;
-    if (tasks > 0 && this.#dropped?.deref() !== undefined) return null;
-    if (bytes <= this.#declined.bytes && tasks * 2 > this.#declined.tasks) return null;
+    this.#peak = Math.max(this.#peak, tasks + expired);
+    if (busy || this.#memory.buffer.byteLength < this.#minBytes || tasks * this.#ratio > this.#peak) return null;
+    if (engine.queuedMessageCount(null) > 0 || (tasks > 0 && this.#dropped?.deref() !== undefined)) return null;
     const snapshot = engine.snapshot();
-    if (bytes < this.#ratio * snapshot.length) {
-      this.#declined = { bytes, tasks };
-      return null;
-    }
     const { TextTaskEngine, memory } = this.#instance();
     const fresh = this.#create(TextTaskEngine, this.#cursorKey);
     try {
@@ -122,7 +120,7 @@ class EngineRecycler {
     engine.free();
     if (typeof WeakRef === 'function') this.#dropped = new WeakRef(this.#memory);
     this.#memory = memory;
-    this.#declined = { bytes: 0, tasks: 0 };
+    this.#peak = tasks;
     return fresh;
   }
 }

@@ -279,26 +279,27 @@ class TaskRuntime {
    * expired: for an operation that cannot move the next deadline (the hot path of reads).
    */
   drain(rearm = true) {
-    let expired = false;
-    if (this.loop === null && this.#onPersist !== null) expired = this.#drainWritten();
+    let expired = 0;
+    if (this.loop === null && this.#onPersist !== null) expired = Number(this.#drainWritten());
     else if (this.loop === null) {
       for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
-        if (out.kind === 'expired') expired = true;
+        if (out.kind === 'expired') expired++;
         this.output(out);
       }
     }
-    if (expired && this.#recycler !== null) this.#recycle();
+    if (expired > 0 && this.#recycler !== null) this.#recycle(expired);
     return rearm || expired ? this.arm() : undefined;
   }
 
   /**
-   * After an expiry, with nothing in flight (no running work, launch, open stream or pending
-   * output): the engine swapped for the recycler's fresh one when it finds that worth it.
+   * After `expired` tasks expired: the engine swapped for the recycler's fresh one when it finds
+   * that worth it, never with anything in flight (running work, a launch, an open stream, a
+   * pending output).
    */
-  #recycle() {
-    if (this.#work.size > 0 || this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0) return;
+  #recycle(expired) {
+    const busy = this.#work.size > 0 || this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0;
     try {
-      this.engine = this.#recycler.next(this.engine) ?? this.engine;
+      this.engine = this.#recycler.next(this.engine, { expired, busy }) ?? this.engine;
     } catch (err) {
       this.#onError(err);
     }

@@ -77,8 +77,8 @@ export interface WasmTaskStoreOptions {
   /**
    * Without `storage`: give the wasm memory back after a burst. A wasm memory grows for the peak of
    * live tasks and never shrinks; with recycling the engine lives in a wasm instance of its own
-   * and, after an expiry, once that memory is at least `minBytes` and `ratio` times what the
-   * live tasks take, the tasks move into an engine of a fresh instance (every task, result,
+   * and, after an expiry, once that memory is at least `minBytes` and the engine holds at most a
+   * `ratio`th of the most tasks it held, the tasks move into an engine of a fresh instance (every task, result,
    * status message, TTL and list cursor as it was) and the old memory is released. Only when
    * nothing is in flight: no running work, open stream, pending output or queued message.
    * `false` turns it off (the engine then lives in the shared instance). Default: on, with
