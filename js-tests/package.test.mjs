@@ -50,7 +50,7 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /Cloudflare Workers/);
   // The CommonJS twin exports what the ES module does.
   const extras = createRequire(import.meta.url)(path.join(pkg.installed, 'extras.cjs'));
-  assert.deepEqual(Object.keys(extras).sort(), ['codedError', 'drainOutputs', 'guardFreed', 'handleObject', 'notInitialized', 'refuseUnknownOptions', 'wasmLoader']);
+  assert.deepEqual(Object.keys(extras).sort(), ['codedError', 'drainOutputs', 'freshInstances', 'guardFreed', 'handleObject', 'notInitialized', 'refuseUnknownOptions', 'wasmLoader']);
 });
 
 // Each module loaded at start-up costs a resolve, a read and a parse (in a browser, a request):

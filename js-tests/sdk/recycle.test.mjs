@@ -154,6 +154,8 @@ test('WasmTaskStore: recycle: false keeps the shared instance; a bad recycle opt
   assert.throws(() => new WasmTaskStore({ recycle: { ratio: 0.5 } }), /options\.recycle\.ratio must be a finite number of at least 1/);
   assert.throws(() => new WasmTaskStore({ recycle: { maxBytes: 1 } }), /options\.recycle\.maxBytes is not an option/);
   assert.throws(() => new WasmTaskStore({ recycle: 'yes' }), /options\.recycle must be false, true or \{ minBytes, ratio \}/);
+  const storage = { load: async () => null, loadContext: async () => [], write: async (persists) => persists.map(() => null) };
+  assert.throws(() => new WasmTaskStore({ storage, recycle: true }), /options\.recycle is an option of the memory mode/);
 });
 
 test('SDK 1.x client: tasks/get, tasks/result and tasks/list answer alike across the move, old cursors included', async () => {

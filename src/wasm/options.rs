@@ -255,7 +255,11 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
 /// `cursorKey` of the options object `r` reads (the top level, or `storage.`), when given.
 fn cursor_key(r: &Reader<'_>, config: &mut Config) -> Result<(), String> {
     if let Some(hex) = r.string("cursorKey")? {
-        let key = parse_key(&hex).ok_or("options.cursorKey and options.storage.cursorKey must be 32 hexadecimal digits (16 bytes)")?;
+        let key = parse_key(&hex).ok_or(if r.path.is_empty() {
+            "options.cursorKey must be 32 hexadecimal digits (16 bytes)"
+        } else {
+            "options.storage.cursorKey must be 32 hexadecimal digits (16 bytes)"
+        })?;
         config.cursor_key = Some(key);
     }
     Ok(())
