@@ -30,7 +30,7 @@ after(() => pkg?.cleanup());
 
 const source = (file) => ({ src: fs.readFileSync(path.join(PKG_DIR, file), 'utf8') });
 
-test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine, the storage loop and the shared helpers', () => {
+test('sdk.cjs is generated from sdk.js, and neither loads anything but the engine, the storage loop, the runtime, its recycling and the shared helpers', () => {
   const esm = source('sdk.js');
   const cjs = source('sdk.cjs');
   assert.match(cjs.src, /^'use strict';\n\/\/ Generated from sdk\.js/, 'sdk.cjs is the generated twin');
@@ -44,8 +44,8 @@ test('sdk.cjs is generated from sdk.js, and neither loads anything but the engin
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
   requires.sort();
-  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './runtime.js', './extras.js']);
-  assert.deepEqual(requires, ['./extras.cjs', './runtime.cjs', './storage.cjs', 'mcp-task-core/receiver']);
+  assert.deepEqual(imports, ['mcp-task-core/receiver', './storage.js', './runtime.js', './recycle.js', './extras.js']);
+  assert.deepEqual(requires, ['./extras.cjs', './recycle.cjs', './runtime.cjs', './storage.cjs', 'mcp-task-core/receiver']);
   // The runtime (runtime.js) loads the shared helpers only.
   assert.deepEqual([...code(source('runtime.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['./extras.js']);
   // The storage loop (mcp-task-core/storage) loads the shared helpers only.

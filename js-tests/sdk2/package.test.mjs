@@ -32,8 +32,8 @@ test('the ./server export: files, exports map, optional peer dependency, generat
     assert.match(cjs, new RegExp(`\\b${name}: \\(\\) => ${name}\\b`), `server.cjs exports ${name}`);
   }
   const code = (src) => src.replace(/^\s*\/\/.*$/gm, '');
-  assert.deepEqual([...code(read('server.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', './extras.js', './storage.js', './runtime.js']);
-  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', './extras.cjs', './storage.cjs', './runtime.cjs']);
+  assert.deepEqual([...code(read('server.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', './extras.js', './storage.js', './runtime.js', './recycle.js']);
+  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', './extras.cjs', './storage.cjs', './runtime.cjs', './recycle.cjs']);
   assert.equal(read('server.d.cts').split('\n').slice(1).join('\n'), read('server.d.ts'), 'server.d.cts is server.d.ts');
 });
 
