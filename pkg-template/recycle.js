@@ -125,4 +125,4 @@ class EngineRecycler {
   }
 }
 
-export { EngineRecycler, recycleOptions, RECYCLE_DEFAULTS };
+export { EngineRecycler, recycleOptions };
