@@ -52,7 +52,7 @@ test('the tarball holds the entries, builds, types, conveniences and the npm REA
   assert.match(readme, /Cloudflare Workers/);
   // The CommonJS twin exports what the ES module does.
   const load = (f) => Object.keys(createRequire(import.meta.url)(path.join(pkg.installed, f))).sort();
-  assert.deepEqual(load('core/bindings.cjs'), ['guardFreed', 'notInitialized', 'wasmLoader']);
+  assert.deepEqual(load('core/bindings.cjs'), ['freshInstances', 'guardFreed', 'notInitialized', 'wasmLoader']);
   assert.deepEqual(load('core/errors.cjs'), ['codedError', 'refuseUnknownOptions']);
   assert.deepEqual(load('core/engine.cjs'), ['browserEngine', 'drainOutputs', 'handleObject', 'objectTaskEngine']);
   assert.deepEqual(load('core/protocol.cjs'), ['PROTOCOL']);

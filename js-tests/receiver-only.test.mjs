@@ -17,7 +17,7 @@ import { ExchangeValidator } from './helpers/schema.mjs';
 import { withWorkerd } from './helpers/workerd.mjs';
 
 const run = promisify(execFile);
-const EXPORTS = ['TaskEngine', 'TextTaskEngine', 'drainOutputs', 'handleObject', 'init', 'setRandomSource'];
+const EXPORTS = ['TaskEngine', 'TextTaskEngine', 'drainOutputs', 'freshInstance', 'handleObject', 'init', 'setRandomSource'];
 const RECEIVER_WASM = 'receiver-web/mcp_task_core_receiver_bg.wasm';
 
 let pkg;
@@ -29,7 +29,8 @@ after(() => pkg?.cleanup());
 /** What every runtime does with the imported `mcp-task-core/receiver` (`mcp`). */
 async function createAndGet(mcp) {
   await mcp.init();
-  const engine = new mcp.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' } });
+  const cursorKey = '000102030405060708090a0b0c0d0e0f';
+  const engine = new mcp.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' }, cursorKey });
   const create = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {}, task: { ttl: 60_000 } } });
   const created = engine.handle(create, 'alice');
   const taskId = JSON.parse(created).result.task.taskId;
@@ -38,7 +39,12 @@ async function createAndGet(mcp) {
   const got = engine.handle(get, 'alice');
   const objects = new mcp.TaskEngine({ now: () => 1_764_000_000_000 });
   const listed = objects.handle({ jsonrpc: '2.0', id: 3, method: 'tasks/list', params: {} }, 'bob');
-  return { exports: Object.keys(mcp).sort(), exchange: [create, created, get, got], outputs, listed };
+  // The same task in an engine of a fresh instance (a memory of its own), restored from a snapshot.
+  const fresh = mcp.freshInstance();
+  const moved = new fresh.TextTaskEngine({ now: () => 1_764_000_000_000, tools: { slow: 'required' }, cursorKey });
+  const restored = moved.restoreSnapshot(engine.snapshot());
+  const instance = { restored, same: moved.handle(get, 'alice') === got, ownMemory: fresh.memory instanceof WebAssembly.Memory && fresh.memory !== mcp.freshInstance().memory };
+  return { exports: Object.keys(mcp).sort(), exchange: [create, created, get, got], outputs, listed, instance };
 }
 
 function assertRun(result) {
@@ -51,6 +57,7 @@ function assertRun(result) {
   assert.equal(v.outgoing(got).result.status, 'working');
   assert.deepEqual(result.outputs, ['execute']);
   assert.deepEqual(result.listed, { jsonrpc: '2.0', id: 3, result: { tasks: [] } });
+  assert.deepEqual(result.instance, { restored: 1, same: true, ownMemory: true });
 }
 
 /** A Node child that records every .wasm file read while it runs `body` (a module's source). */
@@ -119,7 +126,7 @@ test('Chromium: mcp-task-core/receiver (browser condition) fetches only the rece
   ${createAndGet.toString()}
   // Before init(): each wasm-backed export says to await init(), not a bindings TypeError.
   const codeOf = (call) => { try { call(); return 'no error'; } catch (err) { return err.code; } };
-  window.early = [codeOf(() => new mcp.TaskEngine()), codeOf(() => new mcp.TextTaskEngine()), codeOf(() => mcp.setRandomSource(undefined))];
+  window.early = [codeOf(() => new mcp.TaskEngine()), codeOf(() => new mcp.TextTaskEngine()), codeOf(() => mcp.setRandomSource(undefined)), codeOf(() => mcp.freshInstance())];
   window.run = () => createAndGet(mcp);
 </script>`;
   const wasmFetched = [];
@@ -132,7 +139,7 @@ test('Chromium: mcp-task-core/receiver (browser condition) fetches only the rece
     },
     { mounts: { '/pkg/': pkg.installed }, files: { '/index.html': page } },
   );
-  assert.deepEqual(result.early, ['not_initialized', 'not_initialized', 'not_initialized']);
+  assert.deepEqual(result.early, ['not_initialized', 'not_initialized', 'not_initialized', 'not_initialized']);
   assertRun(result.run);
   assert.deepEqual(wasmFetched, [`/pkg/${RECEIVER_WASM}`], 'only the receiver-only .wasm');
 });
@@ -146,7 +153,7 @@ export default { async fetch() { return Response.json(await createAndGet(mcp)); 
   assertRun(body);
 });
 
-const CONSUMER = `import { init, drainOutputs, setRandomSource, TaskEngine, TextTaskEngine, type TaskEngineOptions, type Task } from 'mcp-task-core/receiver';
+const CONSUMER = `import { init, drainOutputs, freshInstance, setRandomSource, TaskEngine, TextTaskEngine, type TaskEngineOptions, type Task } from 'mcp-task-core/receiver';
 // @ts-expect-error the receiver-only entry has no requestor
 import { TextTaskRequestor } from 'mcp-task-core/receiver';
 export async function start(options: TaskEngineOptions): Promise<Task | null> {
@@ -158,6 +165,10 @@ export async function start(options: TaskEngineOptions): Promise<Task | null> {
   void reply;
   void drainOutputs(engine);
   void TextTaskRequestor;
+  const fresh = freshInstance();
+  const moved: TextTaskEngine = new fresh.TextTaskEngine({ ...options, cursorKey: '000102030405060708090a0b0c0d0e0f' });
+  const pages: number = fresh.memory.buffer.byteLength;
+  void [moved, pages];
   return engine.getTask('t');
 }
 `;

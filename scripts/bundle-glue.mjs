@@ -10,12 +10,16 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BUILDS } from './package-table.mjs';
+import { reinstantiable } from './reinstantiable-glue.mjs';
 
 // esbuild comes with the JS test harness (js-tests/node_modules, installed by scripts/setup.sh).
 const harness = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'js-tests', 'package.json');
 const esbuild = createRequire(harness)('esbuild');
 
 const dir = path.resolve(process.argv[2]);
+// The glue folders of the builds the package table marks reinstantiable.
+const REINSTANTIABLE = new Set(Object.values(BUILDS).filter((b) => b.reinstantiable).flatMap((b) => Object.values(b.folders)));
 let folded = 0;
 for (const glueDir of fs.readdirSync(dir)) {
   const snippets = path.join(dir, glueDir, 'snippets');
@@ -40,8 +44,10 @@ for (const glueDir of fs.readdirSync(dir)) {
     logLevel: 'silent',
   });
   if (result.warnings.length) throw new Error(`${glueDir}: ${result.warnings.map((w) => w.text).join('; ')}`);
-  const out = result.outputFiles[0].text;
+  let out = result.outputFiles[0].text;
   if (/(?<![\w$])require\(\s*["'`]\.|from\s*["']\.\/snippets/.test(out)) throw new Error(`${glueDir}/${glues[0]}: a snippet was left unbundled`);
+  // The receiver's glue can make fresh instances (scripts/reinstantiable-glue.mjs).
+  if (REINSTANTIABLE.has(glueDir)) out = reinstantiable(out, commonJs ? 'cjs-node' : node ? 'esm-node' : 'web', `${glueDir}/${glues[0]}`);
   fs.writeFileSync(glue, `// wasm-bindgen's glue with its inline JS snippets, bundled by scripts/build-pkg.sh: do not edit.\n${out}`);
   fs.rmSync(snippets, { recursive: true });
   folded++;

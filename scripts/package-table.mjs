@@ -21,7 +21,9 @@ import { fileURLToPath } from 'node:url';
  */
 export const BUILDS = {
   main: { glue: 'mcp_task_core', folders: { 'node-esm': 'node-esm', 'node-cjs': 'node-cjs', web: 'web' }, engine: true, requestor: true },
-  receiver: { glue: 'mcp_task_core_receiver', folders: { 'node-esm': 'receiver-node-esm', 'node-cjs': 'receiver-node-cjs', web: 'receiver-web' }, engine: true, requestor: false },
+  // reinstantiable: its glue makes fresh instances (scripts/reinstantiable-glue.mjs), which the
+  // adapters recycle their engine into once a burst has expired.
+  receiver: { glue: 'mcp_task_core_receiver', folders: { 'node-esm': 'receiver-node-esm', 'node-cjs': 'receiver-node-cjs', web: 'receiver-web' }, engine: true, requestor: false, reinstantiable: true },
   requestor: { glue: 'mcp_task_core_requestor', folders: { 'node-esm': 'requestor-node-esm', web: 'requestor-web' }, engine: false, requestor: true },
 };
 
@@ -50,7 +52,7 @@ export const MODULES = [
 ];
 
 /** Modules without a subpath that a module with a CommonJS twin requires: they need twins too. */
-export const INTERNAL_CJS = ['adapters/sdk-v2-fast-path.js', 'core/protocol.js', 'core/errors.js', 'core/bindings.js', 'core/engine.js', 'core/node-random.js', 'runtime/runtime.js', 'runtime/telemetry.js', 'runtime/companion.js', 'client/requestor.js', 'client/task-client.js'];
+export const INTERNAL_CJS = ['runtime/recycle.js', 'adapters/sdk-v2-fast-path.js', 'core/protocol.js', 'core/errors.js', 'core/bindings.js', 'core/engine.js', 'core/node-random.js', 'runtime/runtime.js', 'runtime/telemetry.js', 'runtime/companion.js', 'client/requestor.js', 'client/task-client.js'];
 
 /** Types files the entries and modules re-export from, with a .d.cts copy. */
 const INTERNAL_TYPES = ['requestor'];
@@ -74,7 +76,7 @@ function entrySource(entry, platform) {
   const lines = [];
   const classes = [build.engine && 'TextTaskEngine', build.requestor && 'TextTaskRequestor'].filter(Boolean);
   lines.push(`import * as raw from '${glue}';`);
-  lines.push(`import { guardFreed${platform === 'browser' ? ', wasmLoader' : ''} } from '../core/bindings.js';`);
+  lines.push(`import { guardFreed${platform === 'browser' ? ', wasmLoader' : ''}${build.reinstantiable ? ', freshInstances' : ''} } from '../core/bindings.js';`);
   if (build.engine) lines.push(`import { ${platform === 'browser' ? 'browserEngine' : 'objectTaskEngine'} } from '../core/engine.js';`);
   if (build.engine) lines.push(`export { handleObject, drainOutputs } from '../core/engine.js';`);
   if (build.requestor) lines.push(`import { ${platform === 'browser' ? 'browserRequestor' : 'requestorClasses'} } from '../client/requestor.js';`);
@@ -101,6 +103,13 @@ function entrySource(entry, platform) {
     if (build.engine) lines.push(`/** The engine with plain JS values in and out (see TextTaskEngine for JSON text). */`, `export const TaskEngine = objectTaskEngine(raw.TextTaskEngine);`);
     if (build.requestor) lines.push(`export const { TaskRequestor, TaskClient } = requestorClasses(raw.TextTaskRequestor);`);
     lines.push(`/** Resolves at once: the module is instantiated on import. Kept for a uniform API. */`, `export async function init(_input) {}`);
+  }
+  if (build.reinstantiable) {
+    // A fresh instance of the wasm: its own TextTaskEngine class and linear memory (the compiled
+    // module and the random source are shared). A wasm memory never shrinks: the adapters move
+    // their tasks into a fresh instance once a burst has expired (runtime/recycle.js).
+    const fresh = platform === 'browser' ? `() => { loader.assertLoaded('freshInstance()'); return raw.freshBindings(); }` : 'raw.freshBindings';
+    lines.push(`export const freshInstance = freshInstances(${fresh});`);
   }
   return { source: lines.join('\n') + '\n', glue: `../${folder}/${build.glue}.js` };
 }

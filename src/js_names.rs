@@ -21,6 +21,7 @@ pub(crate) const ENGINE_OPTION_KEYS: &[(&str, &[&str])] = &[
             "modelImmediateResponse",
             "statusNotifications",
             "audit",
+            "cursorKey",
             "limits",
             "storage",
             "tools",

@@ -471,3 +471,36 @@ fn list_pages_continue_on_another_instance_that_shares_the_cursor_key() {
     let first = a.sdk_store().list_tasks(Some("s"), None).unwrap();
     assert!(c.sdk_store().list_tasks(Some("s"), first.next_cursor.as_deref()).is_err());
 }
+
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+fn a_memory_snapshot_keeps_list_places_so_cursors_hold_in_an_engine_with_the_same_key() {
+    let clock = ManualClock::new(T);
+    let config = Config { page_size: 2, ..Config::default() };
+    let mut a = Engine::with_sources(config.clone(), Box::new(clock.clone()), Box::new(SequentialIds::new("t")));
+    for ttl in [TtlRequest::Ms(1), TtlRequest::Default, TtlRequest::Default, TtlRequest::Ms(1), TtlRequest::Default] {
+        a.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, ttl, None, None).unwrap();
+    }
+    let first = a.sdk_store().list_tasks(Some("s"), None).unwrap();
+    let cursor = first.next_cursor.unwrap();
+    // t1 and t4 expire: the live places are no longer 1..n.
+    clock.advance(10);
+    a.handle_timeout();
+    let expected = a.sdk_store().list_tasks(Some("s"), Some(&cursor)).unwrap();
+    let mut b = Engine::with_sources(
+        Config { cursor_key: Some(a.cursor_key()), ..config },
+        Box::new(clock.clone()),
+        Box::new(SequentialIds::new("u")),
+    );
+    assert_eq!(b.storage().restore_snapshot(&a.storage().snapshot()).unwrap(), 3);
+    let page = b.sdk_store().list_tasks(Some("s"), Some(&cursor)).unwrap();
+    let ids = |p: &mcp_task_core::TaskPage| p.tasks.iter().map(|t| t.task_id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&page), ["t3", "t5"]);
+    assert_eq!(ids(&page), ids(&expected));
+    assert_eq!(page.next_cursor, expected.next_cursor);
+    // A task made after the restore is listed after them, as it would have been in `a`.
+    b.sdk_store().create_task(Some("s"), RequestKind::ToolsCall, TtlRequest::Default, None, None).unwrap();
+    let start = b.sdk_store().list_tasks(Some("s"), None).unwrap();
+    let rest = b.sdk_store().list_tasks(Some("s"), start.next_cursor.as_deref()).unwrap();
+    assert_eq!([ids(&start), ids(&rest)].concat(), ["t2", "t3", "t5", "u1"]);
+}

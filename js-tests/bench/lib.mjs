@@ -34,7 +34,8 @@ export function liftedLimits(maxTasks = 4_000_000) {
 // The wasm-bindgen glue does not export the instance's memory. Wrap WebAssembly.Instance before
 // the package is imported so the benchmark can read memory.buffer.byteLength. (Node counts a
 // wasm memory's growth in process.memoryUsage().external, not in arrayBuffers, and `external`
-// also moves with unrelated native allocations; reading the buffer size is exact.)
+// also moves with unrelated native allocations; reading the buffer size is exact.) Held weakly:
+// an instance the package dropped (a recycled engine's) must be free to go.
 const wasmMemories = [];
 {
   const Original = WebAssembly.Instance;
@@ -42,14 +43,14 @@ const wasmMemories = [];
     construct(target, args, newTarget) {
       const instance = Reflect.construct(target, args, newTarget);
       const memory = instance.exports && instance.exports.memory;
-      if (memory instanceof WebAssembly.Memory) wasmMemories.push(memory);
+      if (memory instanceof WebAssembly.Memory) wasmMemories.push(new WeakRef(memory));
       return instance;
     },
   });
 }
-/** Bytes of every wasm linear memory instantiated so far in this process. */
+/** Bytes of every wasm linear memory of this process still alive. */
 export function wasmMemoryBytes() {
-  return wasmMemories.reduce((n, m) => n + m.buffer.byteLength, 0);
+  return wasmMemories.reduce((n, ref) => n + (ref.deref()?.buffer.byteLength ?? 0), 0);
 }
 
 // ---- package loading ----------------------------------------------------------------------

@@ -44,8 +44,8 @@ test('the SDK 1.x adapter\'s CommonJS twin is generated from it, and neither loa
   const imports = [...code(esm.src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
   const requires = [...code(cjs.src).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]);
   requires.sort();
-  assert.deepEqual(imports, ['mcp-task-core/receiver', '../storage/storage.js', '../runtime/runtime.js', '../core/errors.js', '../core/protocol.js', '../runtime/telemetry.js', '../runtime/companion.js']);
-  assert.deepEqual(requires, ['../core/errors.cjs', '../core/protocol.cjs', '../runtime/companion.cjs', '../runtime/runtime.cjs', '../runtime/telemetry.cjs', '../storage/storage.cjs', 'mcp-task-core/receiver']);
+  assert.deepEqual(imports, ['mcp-task-core/receiver', '../storage/storage.js', '../runtime/runtime.js', '../core/errors.js', '../core/protocol.js', '../runtime/telemetry.js', '../runtime/companion.js', '../runtime/recycle.js']);
+  assert.deepEqual(requires, ['../core/errors.cjs', '../core/protocol.cjs', '../runtime/companion.cjs', '../runtime/recycle.cjs', '../runtime/runtime.cjs', '../runtime/telemetry.cjs', '../storage/storage.cjs', 'mcp-task-core/receiver']);
   // The runtime loads the engine helpers only.
   assert.deepEqual([...code(source('runtime/runtime.js').src).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['../core/engine.js', '../core/protocol.js', './telemetry.js']);
   // The storage loop (mcp-task-core/storage) loads the engine helpers and the error conventions only.

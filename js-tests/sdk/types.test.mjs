@@ -44,7 +44,7 @@ before(() => {
   for (const dir of ['adapters', 'storage', 'runtime', 'core']) fs.mkdirSync(path.join(pkg.dir, dir));
   fs.copyFileSync(path.join(pkg.installed, 'types/storage.d.ts'), path.join(pkg.dir, 'storage/storage.d.ts'));
   // The modules it imports, typed by their JSDoc (they are not under this check).
-  for (const f of ['runtime/runtime.js', 'runtime/telemetry.js', 'core/errors.js', 'core/engine.js', 'core/protocol.js', 'runtime/companion.js']) {
+  for (const f of ['runtime/runtime.js', 'runtime/telemetry.js', 'core/errors.js', 'core/engine.js', 'core/protocol.js', 'runtime/companion.js', 'runtime/recycle.js']) {
     fs.writeFileSync(path.join(pkg.dir, f), `// @ts-nocheck\n${fs.readFileSync(path.join(pkg.installed, f), 'utf8')}`);
   }
   fs.writeFileSync(path.join(pkg.dir, 'conformance.ts'), CONFORMANCE);

@@ -32,8 +32,8 @@ test('the ./server export: files, exports map, optional peer dependency, generat
     assert.match(cjs, new RegExp(`\\b${name}: \\(\\) => ${name}\\b`), `server.cjs exports ${name}`);
   }
   const code = (src) => src.replace(/^\s*\/\/.*$/gm, '');
-  assert.deepEqual([...code(read('adapters/sdk-v2.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.js', '../storage/storage.js', '../runtime/runtime.js', '../core/protocol.js', './sdk-v2-fast-path.js', '../runtime/telemetry.js', '../runtime/companion.js']);
-  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.cjs', '../storage/storage.cjs', '../runtime/runtime.cjs', '../core/protocol.cjs', './sdk-v2-fast-path.cjs', '../runtime/telemetry.cjs', '../runtime/companion.cjs']);
+  assert.deepEqual([...code(read('adapters/sdk-v2.js')).matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.js', '../storage/storage.js', '../runtime/runtime.js', '../core/protocol.js', './sdk-v2-fast-path.js', '../runtime/telemetry.js', '../runtime/companion.js', '../runtime/recycle.js']);
+  assert.deepEqual([...code(cjs).matchAll(/\brequire\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]), ['mcp-task-core/receiver', '../core/errors.cjs', '../storage/storage.cjs', '../runtime/runtime.cjs', '../core/protocol.cjs', './sdk-v2-fast-path.cjs', '../runtime/telemetry.cjs', '../runtime/companion.cjs', '../runtime/recycle.cjs']);
   // The fast path imports the SDK only when a host calls fastPath (the host has it then).
   const fast = code(read('adapters/sdk-v2-fast-path.js'));
   assert.deepEqual([...fast.matchAll(/^\s*import\b.*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]), ['../core/protocol.js']);

@@ -151,6 +151,8 @@ export function objectMode(): void {
   // @ts-expect-error: read-only
   engine.taskCount = 1;
   const figures: number = engine.figure(1);
+  const twin = new TaskEngine({ cursorKey: '000102030405060708090a0b0c0d0e0f' });
+  twin.free();
   void [results, inputId, progressed, context, seen, page, count, figures];
   engine.free();
 }

@@ -136,7 +136,10 @@ class TaskContext {
 }
 
 export class TaskEngineObject extends DurableObject {
-  #engine = null;
+  /** The engine: the runtime's (it owns it), or null before the start. */
+  get #engine() {
+    return this.#runtime === null ? null : this.#runtime.engine;
+  }
   /**
    * The runtime that drives the engine: its outputs, the running work, replies that come later
    * (by an id minted here per request, never the client's own, which clients of one object may
@@ -284,8 +287,8 @@ export class TaskEngineObject extends DurableObject {
     const sql = this.ctx.storage.sql;
     sql.exec(SCHEMA);
     const options = this.#options();
-    this.#engine = new TextTaskEngine({ ...options, storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
-    this.#runtime = new TaskRuntime(this.#engine, {
+    const engine = new TextTaskEngine({ ...options, storage: { instanceId: crypto.randomUUID(), leaseMs: this.#leaseMs() } });
+    this.#runtime = new TaskRuntime(engine, {
       telemetry: this.telemetry(),
       rpcError,
       onAudit: (record) => this.audit(record),

@@ -18,13 +18,14 @@
 // Glue only: every task rule (statuses, terminal checks, the SDK store's wording, the JSON-RPC
 // code of each refusal, the message queues) is the engine's; this file maps SDK calls onto it.
 // Type-checked (checkJs) against sdk.d.ts by js-tests/sdk/types.test.mjs.
-import { TextTaskEngine as TaskEngine, init } from 'mcp-task-core/receiver';
+import { TextTaskEngine as TaskEngine, init, freshInstance } from 'mcp-task-core/receiver';
 import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
 import { refuseUnknownOptions } from '../core/errors.js';
 import { PROTOCOL } from '../core/protocol.js';
 import { checkTelemetryOption } from '../runtime/telemetry.js';
 import { companionAnswer, companionNames, companionStarted, companionTools } from '../runtime/companion.js';
+import { EngineRecycler, recycleOptions } from '../runtime/recycle.js';
 
 /** @typedef {import('mcp-task-core/sdk').WasmTaskStoreOptions} WasmTaskStoreOptions */
 /** @typedef {import('mcp-task-core/sdk').WasmTaskMessageQueueOptions} WasmTaskMessageQueueOptions */
@@ -284,7 +285,11 @@ const STORE_OPTIONS = [
   'onDamaged',
   'onStorageError',
   'telemetry',
+  'recycle',
 ];
+
+/** Options that only mean something without `storage`: with it they would be ignored. */
+const MEMORY_ONLY_OPTIONS = ['recycle'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
 const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onStorageError'];
@@ -300,12 +305,16 @@ const CALLER_NAMES = /** @type {Record<string, string>} */ ({
 });
 
 /**
- * A new engine; options it refuses throw a TypeError naming them as the caller wrote them.
+ * A new engine (of `Text`, the class of one wasm instance; with `cursorKey`, the cursor key
+ * every engine of the store shares); options it refuses throw a TypeError naming them as the
+ * caller wrote them.
  * @param {TaskEngineOptions} options
+ * @param {typeof TaskEngine} [Text]
+ * @param {string} [cursorKey]
  */
-function newEngine(options) {
+function newEngine(options, Text = TaskEngine, cursorKey = undefined) {
   try {
-    return new TaskEngine(options);
+    return new Text(cursorKey === undefined ? options : { ...options, cursorKey });
   } catch (err) {
     if (err instanceof Error && 'code' in err && err.code === 'invalid_options') {
       throw new TypeError(err.message.replace(/options\.((?:storage|ttl)\.\w+)/g, (name, path) => `options.${CALLER_NAMES[path] ?? path}`));
@@ -406,8 +415,11 @@ function entryOfTask(json) {
 class WasmTaskStore {
   /** @type {ReturnType<typeof engineOptions>} */
   #engineOptions;
-  /** @type {TaskEngine | null} */
-  #engine = null;
+  /**
+   * `recycle`, checked (null: never; always null with storage).
+   * @type {{ minBytes: number, ratio: number } | null}
+   */
+  #recycle = null;
   /** @type {Promise<TaskEngine> | null} */
   #loading = null;
   /**
@@ -504,13 +516,17 @@ class WasmTaskStore {
         conflictError: (n) =>
           new TaskStoreError(INTERNAL_ERROR, `Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
       });
+      const given = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (options));
+      const ignored = MEMORY_ONLY_OPTIONS.find((key) => given[key] !== undefined);
+      if (ignored !== undefined) throw new TypeError(`options.${ignored} is an option of the memory mode: the storage holds the tasks`);
     } else {
       const given = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (options));
       const ignored = STORAGE_ONLY_OPTIONS.find((key) => given[key] !== undefined);
       if (ignored !== undefined) throw new TypeError(`options.${ignored} is an option of the storage mode: it needs options.storage`);
+      this.#recycle = recycleOptions(options.recycle, 'options.recycle');
     }
     try {
-      this.#attach(newEngine(this.#engineOptions));
+      this.#attach();
     } catch (err) {
       // Bad options are reported now; a wasm module not yet initialised (the browser build
       // before `init()`) is loaded by the first call.
@@ -526,7 +542,7 @@ class WasmTaskStore {
     if (this.#engine) return this.#engine;
     if (!this.#loading) {
       this.#loading = Promise.resolve(init()).then(() => {
-        return this.#engine ?? this.#attach(newEngine(this.#engineOptions));
+        return this.#engine ?? this.#attach();
       });
       this.#loading.catch(() => {
         this.#loading = null;
@@ -536,13 +552,26 @@ class WasmTaskStore {
   }
 
   /**
-   * Makes `engine` this store's engine, with a runtime of its own.
-   * @param {TaskEngine} engine
+   * The engine: the runtime's (recycling replaces it), or null while there is none.
+   * @returns {TaskEngine | null}
+   */
+  get #engine() {
+    return this.#runtime === null ? null : /** @type {TaskEngine} */ (this.#runtime.engine);
+  }
+
+  /**
+   * Makes this store's engine, with a runtime of its own (and a wasm instance of its own when it
+   * recycles).
    * @returns {TaskEngine}
    */
-  #attach(engine) {
-    this.#engine = engine;
+  #attach() {
+    const options = this.#engineOptions;
+    const recycle = this.#recycle;
+    const recycler =
+      recycle === null ? null : new EngineRecycler({ ...recycle, instance: freshInstance, create: (/** @type {typeof TaskEngine} */ Text, /** @type {string | undefined} */ key) => newEngine(options, Text, key) });
+    const engine = recycler === null ? newEngine(options) : recycler.first();
     this.#runtime = new TaskRuntime(engine, {
+      recycler,
       loop: this.#loop,
       clock: this.#clock,
       timer: this.#useTimer,
@@ -1156,7 +1185,6 @@ class WasmTaskStore {
     }
     this.#contexts.clear();
     this.#cache.clear();
-    this.#engine = null;
     this.#runtime = null;
     this.#loading = null;
     if (engine) {
@@ -1166,7 +1194,7 @@ class WasmTaskStore {
         // already freed
       }
       try {
-        this.#attach(newEngine(this.#engineOptions));
+        this.#attach();
       } catch {
         // re-created lazily
       }
@@ -1232,7 +1260,9 @@ class WasmTaskMessageQueue {
   async #call(fn) {
     const store = this.#store;
     if (store) {
-      const engine = /** @type {TaskEngine} */ (await store[ENGINE]());
+      await store[ENGINE]();
+      // The current engine, read after the wait: a recycling may have replaced it meanwhile.
+      const engine = /** @type {TaskEngine} */ (store[ENGINE](false));
       try {
         return engineCall(() => fn(engine));
       } finally {

@@ -20,7 +20,7 @@
 // imported (it is a peer dependency, used for types only): handlers are registered through the
 // objects the caller passes in. Its CommonJS twin (sdk-v2.cjs) is generated from this file by
 // scripts/package-table.mjs.
-import { TextTaskEngine } from 'mcp-task-core/receiver';
+import { TextTaskEngine, freshInstance } from 'mcp-task-core/receiver';
 import { refuseUnknownOptions } from '../core/errors.js';
 import { StorageLoop } from '../storage/storage.js';
 import { TaskRuntime } from '../runtime/runtime.js';
@@ -28,6 +28,7 @@ import { PROTOCOL } from '../core/protocol.js';
 import { fastPath } from './sdk-v2-fast-path.js';
 import { checkTelemetryOption } from '../runtime/telemetry.js';
 import { companionAnswer, companionNames, companionStarted, companionTools } from '../runtime/companion.js';
+import { EngineRecycler, recycleOptions } from '../runtime/recycle.js';
 
 const { extensionId: EXTENSION_ID, legacyTaskSupport: LEGACY_TASK_SUPPORT } = PROTOCOL;
 const { extension: MODERN_VERSION, legacy: LEGACY_VERSION } = PROTOCOL.versions;
@@ -102,7 +103,7 @@ function quotaKeyOption(option) {
 }
 
 /** What a `TasksExtension` takes; anything else is a typo or an option of another adapter. */
-const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror', 'companionTools', 'telemetry'];
+const OPTIONS = ['engine', 'engineOptions', 'principal', 'quotaKey', 'onerror', 'onaudit', 'storage', 'instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror', 'companionTools', 'telemetry', 'recycle'];
 
 /** Options that only mean something with `storage`: without it they would be ignored. */
 const STORAGE_ONLY_OPTIONS = ['instanceId', 'leaseMs', 'cursorKey', 'storageTimeoutMs', 'onDamaged', 'onstorageerror'];
@@ -142,6 +143,9 @@ function checkOptions(options) {
     if (options.engineOptions?.storage !== undefined) throw new TypeError('TasksExtension: give options.storage (the runtime sets the engine storage mode from it), not engineOptions.storage');
   } else if (options.engine !== undefined) {
     throw new TypeError('TasksExtension: give storage or engine, not both (the runtime creates the engine of its storage mode)');
+  }
+  if (options.recycle !== undefined && (options.storage != null || options.engine !== undefined)) {
+    throw new TypeError('TasksExtension options.recycle: only an engine the runtime creates in memory is recycled (not with storage or engine)');
   }
   if (options.onDamaged !== undefined && typeof options.onDamaged !== 'function') throw new TypeError('TasksExtension: onDamaged must be a function');
   for (const hook of ['principal', 'onerror', 'onaudit', 'onstorageerror']) {
@@ -312,13 +316,23 @@ class TasksExtension {
         conflictError: (n) => storageError(`Task storage: the task kept changing under this operation (${n} compare-and-set conflicts in a row)`, 'storage_conflict'),
       });
     }
-    this.engine = options.engine?.textEngine ?? options.engine ?? new TextTaskEngine(engineOptions);
+    // The task policies of registerTool, given again to each engine a recycling makes.
+    this._taskTools = new Map();
+    const recycle = loop === null && options.engine === undefined ? recycleOptions(options.recycle, 'TasksExtension options.recycle') : null;
+    const create = (Text, cursorKey) => {
+      const engine = new Text(cursorKey === undefined ? engineOptions : { ...engineOptions, cursorKey });
+      for (const [name, taskSupport] of this._taskTools) engine.registerTool(name, taskSupport);
+      return engine;
+    };
+    const recycler = recycle === null ? null : new EngineRecycler({ ...recycle, instance: freshInstance, create, cursorKey: engineOptions.cursorKey });
+    const engine = options.engine?.textEngine ?? options.engine ?? (recycler === null ? create(TextTaskEngine) : recycler.first());
     this._principalOf = options.principal ?? defaultPrincipal;
     this._onerror = options.onerror ?? (() => {});
     // Streams are opened under ids minted here, random, never the client's own (clients number
     // their requests alike), each with the principal it serves.
-    this.runtime = new TaskRuntime(this.engine, {
+    this.runtime = new TaskRuntime(engine, {
       loop,
+      recycler,
       // The engine's clock, read at each use (as the engine reads it), so timers follow fake clocks.
       clock: typeof engineOptions.now === 'function' ? engineOptions.now : null,
       rpcError: (code, message, data) => new TaskProtocolError(code, message, data),
@@ -339,6 +353,11 @@ class TasksExtension {
     // The identity (serverInfo) of the installed servers, { text, value }: undefined before the
     // first, null once two differ (the fast path then cannot tell which the SDK would stamp).
     this._identity = undefined;
+  }
+
+  /** The engine: the runtime's current one (recycling replaces it), so read it at each use. */
+  get engine() {
+    return this.runtime.engine;
   }
 
   /** `capabilities.extensions` entry: `{ "io.modelcontextprotocol/tasks": {} }`. */
@@ -415,6 +434,7 @@ class TasksExtension {
     }
     if (typeof handler !== 'function') throw new TypeError('registerTool: handler must be a function');
     this.engine.registerTool(name, taskSupport);
+    this._taskTools.set(name, taskSupport);
     // The plain (no task) path: McpServer validates the arguments and calls this, with
     // (args, ctx), or (ctx) alone for a tool without inputSchema.
     const registered = server.registerTool(name, sdkConfig, (...call) => {

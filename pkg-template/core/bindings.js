@@ -87,6 +87,19 @@ export function guardFreed(cls) {
   Object.defineProperty(proto, '__mcpGuarded', { value: true });
 }
 
+/**
+ * `freshInstance()` of a receiver entry over its glue's `freshBindings()`: a new wasm instance's
+ * TextTaskEngine class (guarded as the entry's own) and its linear memory.
+ * @param {() => { TextTaskEngine: Function, memory: WebAssembly.Memory }} freshBindings
+ */
+export function freshInstances(freshBindings) {
+  return () => {
+    const { TextTaskEngine, memory } = freshBindings();
+    guardFreed(TextTaskEngine);
+    return { TextTaskEngine, memory };
+  };
+}
+
 /** The error for a browser build used before `await init()`. */
 export function notInitialized(what) {
   return codedError('not_initialized', `${what}: the WebAssembly module is not loaded yet. Call \`await init()\` (exported by mcp-task-core) once before using the package in a browser.`);

@@ -21,9 +21,10 @@ function outcomeOf(outcome) {
  * @param {(taskId: string, message?: string) => unknown} cancel
  */
 export function runtimeOperatorView(runtime, cancel) {
-  const engine = runtime.engine;
+  // The runtime's engine at each call: recycling may have replaced it.
   /** @param {string} taskId */
   const read = (taskId) => {
+    const engine = runtime.engine;
     const context = engine.taskContext(taskId);
     if (context === undefined) return null;
     const text = engine.getTask(taskId, context);
@@ -32,7 +33,7 @@ export function runtimeOperatorView(runtime, cancel) {
   return {
     async list(/** @type {{ status?: string }} */ filter = {}) {
       /** @type {{ id: string }[]} */
-      const records = JSON.parse(engine.snapshot());
+      const records = JSON.parse(runtime.engine.snapshot());
       const tasks = [];
       for (const { id } of records) {
         const task = read(id);
@@ -43,7 +44,7 @@ export function runtimeOperatorView(runtime, cancel) {
     async get(/** @type {string} */ taskId) {
       const task = typeof taskId === 'string' ? read(taskId) : null;
       if (task === null || (task.status !== 'completed' && task.status !== 'failed')) return task;
-      return { ...task, ...outcomeOf(engine.getTaskResult(taskId, task.context)) };
+      return { ...task, ...outcomeOf(runtime.engine.getTaskResult(taskId, task.context)) };
     },
     async cancel(/** @type {string} */ taskId, /** @type {string | undefined} */ message) {
       await cancel(taskId, message);

@@ -88,7 +88,8 @@ class TaskRuntime {
    * @param {{ loop?: object | null, clock?: (() => number) | null, timer?: boolean,
    *           schedule?: Function, onPersist?: Function, rpcError?: Function,
    *           onError?: Function, onAudit?: Function, onStorageError?: Function,
-   *           onOutput?: Function, telemetry?: object | false }} [options]
+   *           onOutput?: Function, telemetry?: object | false,
+   *           recycler?: object | null }} [options]
    *   `loop`: the StorageLoop of a storage-mode engine (null: memory); `clock`: the engine's
    *   clock (read at each use, so the timer follows fake clocks); `timer: false`: no timer (the
    *   host calls `handleTimeout` itself); `schedule(deadline | null)`: the platform's timer in
@@ -101,6 +102,9 @@ class TaskRuntime {
    *   `onOutput`: `expired`, `cancelled` (after their work is stopped) and the outputs the
    *   runtime does not route itself (`forward` no stream asked for, `execute` of no launch);
    *   `telemetry`: OpenTelemetry (see telemetry.js; default: `@opentelemetry/api` if installed).
+   *   `recycler`: an EngineRecycler (recycle.js, memory mode) that may move the tasks into an
+   *   engine of a fresh wasm instance after an expiry: `engine` then changes, so adapters read
+   *   it at each use.
    */
   constructor(engine, options = {}) {
     this.engine = engine;
@@ -116,6 +120,7 @@ class TaskRuntime {
     this.#onOutput = options.onOutput ?? noop;
     this.#telemetry = telemetryOf(options.telemetry);
     this.#unwatch = this.#telemetry === null ? noop : this.#telemetry.watch(() => this.figures());
+    this.#recycler = options.recycler ?? null;
   }
 
   #clock;
@@ -127,6 +132,7 @@ class TaskRuntime {
   #onAudit;
   #onStorageError;
   #onOutput;
+  #recycler;
   #telemetry;
   #unwatch;
   /** Counters since start, for figures(). */
@@ -475,15 +481,30 @@ class TaskRuntime {
    * expired: for an operation that cannot move the next deadline (the hot path of reads).
    */
   drain(rearm = true) {
-    let expired = false;
-    if (this.loop === null && this.#onPersist !== null) expired = this.#drainWritten();
+    let expired = 0;
+    if (this.loop === null && this.#onPersist !== null) expired = Number(this.#drainWritten());
     else if (this.loop === null) {
       for (let out = this.engine.pollOutput(); out != null; out = this.engine.pollOutput()) {
-        if (out.kind === 'expired') expired = true;
+        if (out.kind === 'expired') expired++;
         this.output(out);
       }
     }
+    if (expired > 0 && this.#recycler !== null) this.#recycle(expired);
     return rearm || expired ? this.arm() : undefined;
+  }
+
+  /**
+   * After `expired` tasks expired: the engine swapped for the recycler's fresh one when it finds
+   * that worth it, never with anything in flight (running work, a launch, an open stream, a
+   * pending output).
+   */
+  #recycle(expired) {
+    const busy = this.#work.size > 0 || this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0;
+    try {
+      this.engine = this.#recycler.next(this.engine, { expired, busy }) ?? this.engine;
+    } catch (err) {
+      this.#onError(err);
+    }
   }
 
   /** `drain` over a synchronous storage: each batch's persists written first (a throw stops it). */

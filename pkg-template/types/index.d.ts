@@ -225,6 +225,12 @@ export interface TaskEngineOptions {
   statusNotifications?: boolean;
   /** Emit `audit` outputs (creation, status changes, result fetches, expiry, refused access, limits). Default `false`. */
   audit?: boolean;
+  /**
+   * Key of the `tasks/list` cursors (32 hex digits). Engines given the same key accept each
+   * other's cursors: one that restores another's {@link TaskEngine.snapshot} then pages its
+   * cursors alike. (`storage.cursorKey`, when given, is used instead.) Default: random.
+   */
+  cursorKey?: string;
   /** Resource limits. */
   limits?: LimitOptions;
   /** Tools and their `execution.taskSupport`, as with {@link TaskEngine.registerTool}. Default: none (a tool never declared does not run as a task). */
@@ -419,6 +425,14 @@ export interface StorageOptions {
    * cursor from one instance pages on another. Default: random (cursors stay per instance).
    */
   cursorKey?: string;
+}
+
+/** When an adapter (`WasmTaskStore`, `TasksExtension`) moves its tasks into a fresh wasm instance: see their `recycle` option. */
+export interface RecycleOptions {
+  /** Recycle only a wasm memory of at least this many bytes. Default 16 MiB. */
+  minBytes?: number;
+  /** ...once the engine holds at most a `ratio`th of the most tasks it held (the peak its memory grew for). At least 1; default 4. */
+  ratio?: number;
 }
 
 /** One item of {@link TaskEngine.pollOutput}. */
@@ -685,7 +699,11 @@ export interface TaskEngineMembers<V extends EngineValues> {
   /** Restores every record of a {@link snapshot}; returns how many. */
   restoreSnapshot(snapshot: string): number;
 
-  /** Every live task's record, as a JSON array text. */
+  /**
+   * Every live task's record, as a JSON array text. In memory mode each record also keeps the
+   * task's place in its list, so an engine with the same `cursorKey` option that restores the
+   * snapshot answers this engine's `tasks/list` cursors alike.
+   */
   snapshot(): string;
 
   /** The record of a live task (as a `persist` output would write it now), or `null`. */

@@ -4,6 +4,18 @@
 //   import { init, TaskEngine } from 'mcp-task-core/receiver';
 //   await init(); // browsers; resolves at once on Node and workerd
 export { TextTaskEngine, TaskEngine, handleObject, drainOutputs, setRandomSource, init } from './index.js';
+import type { TextTaskEngine } from './index.js';
+
+/**
+ * A fresh instance of the receiver wasm: a `TextTaskEngine` class whose engines live in a linear
+ * memory of their own (the compiled module and the {@link setRandomSource} source are shared).
+ * A wasm memory grows for a burst of tasks and never shrinks; an engine of a fresh instance,
+ * restored from a {@link TextTaskEngine.snapshot} (both engines given one `cursorKey`), holds the
+ * same tasks in a memory sized for them, and the old instance goes once its engines are freed.
+ * The package's adapters do this themselves (their `recycle` option). Browsers: after `init()`.
+ */
+export function freshInstance(): { TextTaskEngine: typeof TextTaskEngine; memory: WebAssembly.Memory };
+
 export type {
   TaskStatus,
   TaskSupport,

@@ -13,7 +13,7 @@
 import type { CreateTaskOptions, QueuedMessage, TaskMessageQueue, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js';
 import type { StorageHostOptions, TaskStorage } from 'mcp-task-core/storage';
-import type { TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
+import type { RecycleOptions, TaskFigures, TaskTelemetryOption } from 'mcp-task-core';
 
 /**
  * Resource limits of a WasmTaskStore (each optional; `null` or `Infinity`: no limit). The
@@ -74,6 +74,17 @@ export interface WasmTaskStoreOptions extends StorageHostOptions {
    * entry; the oldest goes first. `0` turns it off. Default 32768.
    */
   readCacheSize?: number;
+  /**
+   * Without `storage`: give the wasm memory back after a burst. A wasm memory grows for the peak of
+   * live tasks and never shrinks; with recycling the engine lives in a wasm instance of its own
+   * and, after an expiry, once that memory is at least `minBytes` and the engine holds at most a
+   * `ratio`th of the most tasks it held, the tasks move into an engine of a fresh instance (every task, result,
+   * status message, TTL and list cursor as it was) and the old memory is released. Only when
+   * nothing is in flight: no running work, open stream, pending output or queued message.
+   * `false` turns it off (the engine then lives in the shared instance). Default: on, with
+   * `{ minBytes: 16 MiB, ratio: 4 }`.
+   */
+  recycle?: boolean | RecycleOptions;
   /**
    * Keep the tasks in an external storage shared by every instance (e.g.
    * `redisStorage(client)` from `mcp-task-core/redis`), so they survive a restart and any

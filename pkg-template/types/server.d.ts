@@ -25,7 +25,7 @@ import type {
   ToolAnnotations,
   Transport,
 } from '@modelcontextprotocol/server';
-import type { TaskEngine, TaskEngineOptions, TaskFigures, TaskTelemetryOption, TextTaskEngine } from 'mcp-task-core';
+import type { RecycleOptions, TaskEngine, TaskEngineOptions, TaskFigures, TaskTelemetryOption, TextTaskEngine } from 'mcp-task-core';
 import type { StorageHostOptions, TaskStorage } from 'mcp-task-core/storage';
 
 /** What `fastPath` must know of the SDK hosting it sits in front of. */
@@ -93,6 +93,17 @@ export interface TasksExtensionOptions extends StorageHostOptions {
    * under a companion's name keeps it. `true` for these names, or `{ status, cancel }`.
    */
   companionTools?: boolean | CompanionToolNames;
+  /**
+   * The engine the runtime creates without `storage` (not a given `engine`): give the wasm memory back after a burst. A wasm memory grows for the peak of
+   * live tasks and never shrinks; with recycling the engine lives in a wasm instance of its own
+   * and, after an expiry, once that memory is at least `minBytes` and the engine holds at most a
+   * `ratio`th of the most tasks it held, the tasks move into an engine of a fresh instance (every task, result,
+   * status message, TTL and list cursor as it was) and the old memory is released. Only when
+   * nothing is in flight: no running work, open stream, pending output or queued message.
+   * `false` turns it off (the engine then lives in the shared instance). Default: on, with
+   * `{ minBytes: 16 MiB, ratio: 4 }`.
+   */
+  recycle?: boolean | RecycleOptions;
   /**
    * Keep the tasks in an external storage shared by every instance (`redisStorage(client)` from
    * `mcp-task-core/redis`, or your own), the one `WasmTaskStore` takes, so they survive a
@@ -247,7 +258,7 @@ export declare class TaskProtocolError extends Error {
  */
 export declare class TasksExtension {
   constructor(options?: TasksExtensionOptions);
-  /** The engine: every task rule lives there. */
+  /** The engine: every task rule lives there. Recycling (`recycle`) replaces it: read it at each use. */
   readonly engine: TextTaskEngine;
   /** `{ "io.modelcontextprotocol/tasks": {} }`, the `capabilities.extensions` entry. */
   static capability(): Record<string, Record<string, never>>;

@@ -24,6 +24,11 @@ impl CursorCodec {
         CursorCodec { key }
     }
 
+    /// The key, for a host that hands this engine's cursors on to another (see `Config::cursor_key`).
+    pub(crate) fn key(&self) -> [u8; 16] {
+        self.key
+    }
+
     fn tag(&self, context: Option<&str>, seq: u64) -> u64 {
         let mut hasher = SipHasher13::new_with_key(&self.key);
         match context {

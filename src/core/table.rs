@@ -347,7 +347,14 @@ impl TaskTable {
                 }
             }
             None => {
-                record.seq = self.assign_seq(&id, record.created_at);
+                // A memory snapshot's place is kept when it is past every place in use (a
+                // fresh engine restoring in list order), so the cursors that name it hold.
+                record.seq = if !self.stable_order && record.seq > self.next_seq {
+                    self.next_seq = record.seq;
+                    record.seq
+                } else {
+                    self.assign_seq(&id, record.created_at)
+                };
                 self.by_context.entry(record.context.clone()).or_default().insert(record.seq, id.clone());
             }
         }

@@ -36,6 +36,8 @@ struct Stored<'a> {
     error: Option<Json<'a>>,
     progress_token: Option<Json<'a>>,
     requests_sent: u32,
+    /// Memory mode's snapshot: the task's place in its context's list (cursors name it).
+    seq: Option<u64>,
     /// Unanswered requests: (raw JSON id, request).
     inputs: Vec<(String, Json<'a>)>,
     /// (owner, until).
@@ -48,7 +50,8 @@ struct Stored<'a> {
 }
 
 /// The record's members, in the order they are written.
-const RECORD_KEYS: [&str; 19] = [
+const RECORD_KEYS: [&str; 20] = [
+    "seq",
     "v",
     "id",
     "context",
@@ -90,7 +93,7 @@ fn number<T: std::str::FromStr>(value: Json<'_>, key: &str) -> Result<T, String>
 impl<'a> Stored<'a> {
     fn read(record: &'a str) -> Result<Stored<'a>, String> {
         let value = Json::parse(record).map_err(|e| e.to_string())?;
-        let [v, id, context, kind, dialect, status, status_message, created_at, updated_at, ttl, poll_interval, result, error, token, sent, inputs, lease, caps, answers] =
+        let [seq, v, id, context, kind, dialect, status, status_message, created_at, updated_at, ttl, poll_interval, result, error, token, sent, inputs, lease, caps, answers] =
             members(value, RECORD_KEYS)?;
         let stored_inputs = id_pairs(inputs, "inputs", "request")?;
         let answers = id_pairs(answers, "answers", "response")?;
@@ -132,6 +135,7 @@ impl<'a> Stored<'a> {
             error: present(error),
             progress_token: present(token),
             requests_sent: sent.map_or(Ok(0), |s| number(s, "requestsSent"))?,
+            seq: present(seq).map(|n| number(n, "seq")).transpose()?,
             inputs: stored_inputs,
             lease,
             input_capabilities,
@@ -329,17 +333,26 @@ impl Engine {
     }
 
     /// Every live task's record, as a JSON array: a compact snapshot for
-    /// a storage that keeps one blob.
+    /// a storage that keeps one blob. In memory mode each record also names
+    /// its place in the list (`seq`), so cursors stay valid where it is restored.
     fn snapshot(&mut self) -> String {
         let mut records: Vec<(&TaskRecord, String)> =
             self.table.iter().map(|t| (t, record_json(t, self.channels.pending(&t.id), self.relayed_answers(&t.id)))).collect();
         records.sort_by_key(|(t, _)| t.seq);
+        let memory = self.config.storage.is_none();
         let mut out = String::from("[");
-        for (i, (_, r)) in records.iter().enumerate() {
+        for (i, (t, r)) in records.iter().enumerate() {
             if i > 0 {
                 out.push(',');
             }
-            out.push_str(r);
+            if memory {
+                out.push_str("{\"seq\":");
+                push_u64(&mut out, t.seq);
+                out.push(',');
+                out.push_str(&r[1..]);
+            } else {
+                out.push_str(r);
+            }
         }
         out.push(']');
         out
@@ -454,7 +467,7 @@ impl Engine {
         self.journal.retain(|(j, _)| *j != s.id);
         let record = TaskRecord {
             id: id.clone(),
-            seq: 0,
+            seq: s.seq.unwrap_or(0),
             context: s.context.as_deref().map(Arc::from),
             kind: RequestKind::from_method(&s.kind),
             status,

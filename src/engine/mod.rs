@@ -182,6 +182,13 @@ impl Engine {
         }
     }
 
+    /// The key of this engine's list cursors: another engine configured with
+    /// it ([`Config::cursor_key`]) accepts them, e.g. one that restores this
+    /// one's [`snapshot`](Storage::snapshot) in its place.
+    pub fn cursor_key(&self) -> [u8; 16] {
+        self.cursors.key()
+    }
+
     /// The configuration in force.
     pub fn config(&self) -> &Config {
         &self.config

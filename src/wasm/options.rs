@@ -190,6 +190,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
     config.model_immediate_response = root.string("modelImmediateResponse")?;
     set(&mut config.status_notifications, root.bool("statusNotifications")?);
     set(&mut config.audit, root.bool("audit")?);
+    cursor_key(&root, config)?;
     if let Some(Some(limits)) = root.object("limits")? {
         let r = Reader { obj: &limits, path: "limits." };
         r.only(option_keys("LimitOptions"))?;
@@ -230,10 +231,7 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
         if mode.instance_id.is_empty() || mode.lease_ms == 0 {
             return Err("options.storage.instanceId must not be empty and options.storage.leaseMs must be positive".to_owned());
         }
-        if let Some(hex) = r.string("cursorKey")? {
-            let key = parse_key(&hex).ok_or_else(|| "options.storage.cursorKey must be 32 hexadecimal digits (16 bytes)".to_owned())?;
-            parsed.config.cursor_key = Some(key);
-        }
+        cursor_key(&r, &mut parsed.config)?;
         parsed.config.storage = Some(mode);
     }
     if let Some(Some(tools)) = root.object("tools")? {
@@ -254,6 +252,19 @@ pub(super) fn parse(options: &JsValue) -> Result<Parsed, String> {
 }
 
 /// 32 hexadecimal digits as 16 bytes.
+/// `cursorKey` of the options object `r` reads (the top level, or `storage.`), when given.
+fn cursor_key(r: &Reader<'_>, config: &mut Config) -> Result<(), String> {
+    if let Some(hex) = r.string("cursorKey")? {
+        let key = parse_key(&hex).ok_or(if r.path.is_empty() {
+            "options.cursorKey must be 32 hexadecimal digits (16 bytes)"
+        } else {
+            "options.storage.cursorKey must be 32 hexadecimal digits (16 bytes)"
+        })?;
+        config.cursor_key = Some(key);
+    }
+    Ok(())
+}
+
 fn parse_key(hex: &str) -> Option<[u8; 16]> {
     if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
