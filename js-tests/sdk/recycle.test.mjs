@@ -103,8 +103,8 @@ test('WasmTaskStore: after a burst expires the tasks move to a fresh wasm memory
   // The message is read; the next expiry (a task made for it) moves the tasks, into an instance
   // that takes the package's random source (set here to tell its task IDs).
   assert.equal((await queue.dequeue(waiting, 'A')).message.id, 7);
-  const { setRandomSource } = await import(pathToFileURL(path.join(PKG_DIR, 'receiver-only.node.mjs')).href);
-  const { fillRandom } = await import(pathToFileURL(path.join(PKG_DIR, 'node-random.js')).href);
+  const { setRandomSource } = await import(pathToFileURL(path.join(PKG_DIR, 'entries/receiver.node.mjs')).href);
+  const { fillRandom } = await import(pathToFileURL(path.join(PKG_DIR, 'core/node-random.js')).href);
   setRandomSource((bytes) => bytes.forEach((_, i) => (bytes[i] = i & 0xff)));
   const { taskId: tick } = await store.createTask({ ttl: 10 }, 99, REQ, 'tick');
   clock.advance(20);
@@ -208,8 +208,8 @@ test('SDK 1.x client: tasks/get, tasks/result and tasks/list answer alike across
 });
 
 test('freshInstance: a random source set later reaches the engines of instances made before', async () => {
-  const { freshInstance, setRandomSource } = await import(pathToFileURL(path.join(PKG_DIR, 'receiver-only.node.mjs')).href);
-  const { fillRandom } = await import(pathToFileURL(path.join(PKG_DIR, 'node-random.js')).href);
+  const { freshInstance, setRandomSource } = await import(pathToFileURL(path.join(PKG_DIR, 'entries/receiver.node.mjs')).href);
+  const { fillRandom } = await import(pathToFileURL(path.join(PKG_DIR, 'core/node-random.js')).href);
   const { TextTaskEngine } = freshInstance();
   const engine = new TextTaskEngine({});
   setRandomSource((bytes) => bytes.forEach((_, i) => (bytes[i] = i & 0xff)));

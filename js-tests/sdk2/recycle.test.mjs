@@ -96,15 +96,15 @@ test('TasksExtension: not while work runs; then the tasks move, tools and answer
 });
 
 test('TasksExtension: recycle only for an engine the runtime creates in memory', async () => {
-  const { TextTaskEngine } = await import(pathToFileURL(path.join(pkg.installed, 'receiver-only.node.mjs')).href);
+  const { TextTaskEngine } = await import(pathToFileURL(path.join(pkg.installed, 'entries/receiver.node.mjs')).href);
   assert.throws(() => new mod.TasksExtension({ engine: new TextTaskEngine(), recycle: false }), /options\.recycle: only an engine the runtime creates in memory/);
   assert.throws(() => new mod.TasksExtension({ recycle: { ratio: 0 } }), /TasksExtension options\.recycle\.ratio must be a finite number of at least 1/);
 });
 
 test('runtime: no move while a stream is open or work is tracked, then one', async () => {
-  const { TaskRuntime } = await import(pathToFileURL(path.join(pkg.installed, 'runtime.js')).href);
-  const { EngineRecycler } = await import(pathToFileURL(path.join(pkg.installed, 'recycle.js')).href);
-  const { freshInstance } = await import(pathToFileURL(path.join(pkg.installed, 'receiver-only.node.mjs')).href);
+  const { TaskRuntime } = await import(pathToFileURL(path.join(pkg.installed, 'runtime/runtime.js')).href);
+  const { EngineRecycler } = await import(pathToFileURL(path.join(pkg.installed, 'runtime/recycle.js')).href);
+  const { freshInstance } = await import(pathToFileURL(path.join(pkg.installed, 'entries/receiver.node.mjs')).href);
   let now = T0;
   const recycler = new EngineRecycler({ instance: freshInstance, create: (Text, cursorKey) => new Text({ now: () => now, cursorKey }), minBytes: 8 * MIB, ratio: 4 });
   const runtime = new TaskRuntime(recycler.first(), { timer: false, recycler });

@@ -52,6 +52,11 @@ class Work {
   #stopped = null;
   /** A WasmTaskStore's task in `input_required` (its input travels through the SDK's queue). */
   awaiting = false;
+  /**
+   * Work the host runs and reports through its own calls (`began`/`moved`: the SDK 1.x store):
+   * it holds no engine of its own, so an engine swap does not disturb it.
+   */
+  hosted = false;
 
   constructor(context) {
     this.context = context;
@@ -262,7 +267,7 @@ class TaskRuntime {
    * created it (its `params._meta` carries the trace context).
    */
   began(taskId, context, request, origin) {
-    this.track(taskId, context);
+    this.track(taskId, context).hosted = true;
     this.#telemetry?.begin(taskId, request, context, origin);
   }
 
@@ -499,7 +504,8 @@ class TaskRuntime {
    * pending output).
    */
   #recycle(expired) {
-    const busy = this.#work.size > 0 || this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0;
+    const busy =
+      this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0 || [...this.#work.values()].some((work) => !work.hosted);
     try {
       this.engine = this.#recycler.next(this.engine, { expired, busy }) ?? this.engine;
     } catch (err) {
