@@ -97,16 +97,17 @@ class EngineRecycler {
    * (`engine` is freed), or null when that is not worth it or not safe. Worth it: the memory is
    * at least `minBytes` and the engine holds at most a `ratio`th of the most tasks it held (no
    * snapshot is taken to judge: a snapshot of a large live set would itself grow the memory).
-   * Safe: nothing in flight (`busy`: outputs, work, streams, which the caller knows), no queued
+   * Safe: nothing in flight (`busy()`: outputs, work, streams, which the caller knows; asked only
+   * once the move is worth it, since it may look at every running task), no queued
    * message (a snapshot does not carry it), and, while the instance dropped before is not
    * collected yet, no task left.
    * @param {any} engine
-   * @param {{ expired: number, busy: boolean }} state
+   * @param {{ expired: number, busy: () => boolean }} state
    */
   next(engine, { expired, busy }) {
     const tasks = engine.taskCount;
     this.#peak = Math.max(this.#peak, tasks + expired);
-    if (busy || this.#memory.buffer.byteLength < this.#minBytes || tasks * this.#ratio > this.#peak) return null;
+    if (this.#memory.buffer.byteLength < this.#minBytes || tasks * this.#ratio > this.#peak || busy()) return null;
     if (engine.queuedMessageCount(null) > 0 || (tasks > 0 && this.#dropped?.deref() !== undefined)) return null;
     const snapshot = engine.snapshot();
     const { TextTaskEngine, memory } = this.#instance();

@@ -504,8 +504,11 @@ class TaskRuntime {
    * pending output).
    */
   #recycle(expired) {
-    const busy =
-      this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0 || [...this.#work.values()].some((work) => !work.hosted);
+    const busy = () => {
+      if (this.#launches.size > 0 || this.#streams.size > 0 || this.engine.pendingOutputs > 0) return true;
+      for (const work of this.#work.values()) if (!work.hosted) return true;
+      return false;
+    };
     try {
       this.engine = this.#recycler.next(this.engine, { expired, busy }) ?? this.engine;
     } catch (err) {
