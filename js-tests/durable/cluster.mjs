@@ -205,7 +205,21 @@ export async function startCluster({ primaries = 3, replicas = 1, nodeTimeoutMs 
       fs.mkdirSync(dir);
       nodes.push({ port: await freePort(), busPort: await freePort(), dir, child: null });
     }
-    await Promise.all(nodes.map(start));
+    // A port can still be taken between the check and the bind: a node that could not bind
+    // gets new ports (nothing refers to them before the cluster is created).
+    await Promise.all(
+      nodes.map(async (node) => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await start(node);
+          } catch (err) {
+            if (attempt >= 3 || !/Address already in use/.test(err.message)) throw err;
+            node.port = await freePort();
+            node.busPort = await freePort();
+          }
+        }
+      }),
+    );
     const create = spawnSync(cli, ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], {
       encoding: 'utf8',
       timeout: 30_000,

@@ -18,13 +18,38 @@ export const SDK2_FIXTURE = path.join(HERE, 'fixtures', 'sdk2-redis-server.mjs')
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A TCP port free right now on 127.0.0.1. */
+/**
+ * A TCP port free right now on 127.0.0.1, for a process started next that binds it itself
+ * (redis-server). Chosen below the kernel's ephemeral range: a port the kernel hands out for
+ * `listen(0)` is also what it hands the many outgoing connections of the tests running
+ * alongside, and one of them can take it before the server binds (seen in CI as a cluster
+ * node's "Address already in use").
+ */
 export async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const [low] = ephemeralRange();
+  const from = 10_000;
+  const span = Math.max(1000, low - from);
+  for (let tries = 0; ; tries++) {
+    const port = from + Math.floor(Math.random() * span);
+    if (await canBind(port)) return port;
+    if (tries > 200) throw new Error(`no free TCP port found in ${from}..${from + span} after 200 tries`);
+  }
+}
+
+function ephemeralRange() {
+  try {
+    return fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+  } catch {
+    return [32768, 60999];
+  }
+}
+
+function canBind(port) {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
 
 /** Waits until `check()` is truthy (polling), or fails naming `what` (or `what()`) after `ms`. */
