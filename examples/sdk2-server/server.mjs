@@ -6,7 +6,8 @@
 //
 // Routing: 2026-07-28 requests go to `createMcpHandler` (a fresh McpServer per request), wrapped
 // by `tasks.withTaskListen` for `subscriptions/listen` task notifications; their tasks/get,
-// tasks/update and tasks/cancel are answered ahead of it by `tasks.fastPath`. 2025-11-25 traffic
+// tasks/update and tasks/cancel, and the calls that create tasks of the task tools (registered
+// once, for every server), are answered ahead of it by `tasks.fastPath`. 2025-11-25 traffic
 // goes to sessionful Streamable HTTP transports (the SDK's `isLegacyRequest` pattern): a
 // 2025-11-25 task that asks for input sends the request on the client's `tasks/result` stream,
 // and the client's answer must come back to the same server instance, which the entry's
@@ -65,6 +66,95 @@ const tasks = new TasksExtension({
   quotaKey: { addressHeader: ADDRESS_HEADER },
 });
 
+// The task tools, registered once for every server the runtime is installed on: the same for
+// every request, so `tasks.fastPath` also creates their tasks without building a server.
+tasks.registerTool(
+  'slow_compute',
+  {
+    description: 'Sleeps `seconds`, then answers (a task when the client declares the extension)',
+    taskSupport: 'optional',
+    inputSchema: z.object({ seconds: z.number().min(0), label: z.string().optional() }),
+  },
+  async ({ seconds, label }, task) => {
+    task.setStatus(`computing ${label ?? ''} for ${seconds} s`.replace('  ', ' '));
+    await sleep(seconds * 1000 * TIME_SCALE, task.signal);
+    return text(`computed ${label ?? 'result'} after ${seconds} s`);
+  },
+);
+
+tasks.registerTool(
+  'failing_job',
+  { description: 'Always ends with a tool error (isError: true); runs only as a task', taskSupport: 'required', inputSchema: z.object({}) },
+  async (_args, task) => {
+    await sleep(Math.min(1000, STEP_MS * 4), task.signal);
+    return { content: [{ type: 'text', text: 'the job failed: disk quota exceeded' }], isError: true };
+  },
+);
+
+tasks.registerTool(
+  'protocol_error_job',
+  { description: 'Ends with a JSON-RPC error (the task fails)', taskSupport: 'required', inputSchema: z.object({}) },
+  async (_args, task) => {
+    await sleep(STEP_MS, task.signal);
+    throw new TaskProtocolError(-32603, 'Simulated protocol failure', { reason: 'backend_unavailable' });
+  },
+);
+
+tasks.registerTool(
+  'confirm_delete',
+  { description: 'Asks for confirmation, then deletes', taskSupport: 'required', inputSchema: z.object({ filename: z.string() }) },
+  async ({ filename }, task) => {
+    const answer = await task.elicit({
+      mode: 'form',
+      message: `Delete ${filename}?`,
+      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+    });
+    const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
+    return text(confirmed ? `deleted ${filename}` : `kept ${filename}`);
+  },
+);
+
+tasks.registerTool(
+  'multi_input',
+  { description: 'Asks two questions at once', taskSupport: 'required', inputSchema: z.object({}) },
+  async (_args, task) => {
+    const schema = { type: 'object', properties: { name: { type: 'string' }, confirm: { type: 'boolean' } } };
+    const [first, second] = await Promise.all([
+      task.elicit({ mode: 'form', message: 'First question', requestedSchema: schema }),
+      task.elicit({ mode: 'form', message: 'Second question', requestedSchema: schema }),
+    ]);
+    return text(`answers: ${first.content?.name}, ${second.content?.name}`);
+  },
+);
+
+// The demo's tool: asks a question, works in steps (status messages), honours cancellation.
+tasks.registerTool(
+  'plan_trip',
+  {
+    description: 'Plans a trip in steps; asks which pace the traveller prefers',
+    taskSupport: 'optional',
+    inputSchema: z.object({ city: z.string(), days: z.number().int().min(1).max(14) }),
+  },
+  async ({ city, days }, task) => {
+    log(`task ${task.taskId ?? '(no task)'}: plan_trip ${city} for ${days} days`);
+    task.setStatus(`looking up ${city}`);
+    await sleep(STEP_MS, task.signal);
+    const pace = task.isTask
+      ? await task.elicit({
+          mode: 'form',
+          message: `Which pace for ${days} days in ${city}?`,
+          requestedSchema: { type: 'object', properties: { pace: { type: 'string', enum: ['relaxed', 'packed'] } }, required: ['pace'] },
+        })
+      : { action: 'accept', content: { pace: 'relaxed' } };
+    if (pace.action !== 'accept') return { ...text(`no plan: the traveller answered ${pace.action}`), isError: true };
+    for (let day = 1; day <= days; day += 1) {
+      task.setStatus(`planning day ${day} of ${days}`);
+      await sleep(STEP_MS, task.signal);
+    }
+    return text(`${days}-day ${pace.content.pace} plan for ${city} ready`);
+  },
+);
+
 function createServer() {
   const server = new McpServer({ name: 'mcp-task-core-sdk2-example', version: '1.0.0' });
   tasks.install(server);
@@ -73,70 +163,6 @@ function createServer() {
     'greet',
     { description: 'Says hello (never a task)', inputSchema: z.object({ name: z.string() }) },
     async ({ name }) => text(`Hello, ${name}!`),
-  );
-
-  tasks.registerTool(
-    server,
-    'slow_compute',
-    {
-      description: 'Sleeps `seconds`, then answers (a task when the client declares the extension)',
-      taskSupport: 'optional',
-      inputSchema: z.object({ seconds: z.number().min(0), label: z.string().optional() }),
-    },
-    async ({ seconds, label }, task) => {
-      task.setStatus(`computing ${label ?? ''} for ${seconds} s`.replace('  ', ' '));
-      await sleep(seconds * 1000 * TIME_SCALE, task.signal);
-      return text(`computed ${label ?? 'result'} after ${seconds} s`);
-    },
-  );
-
-  tasks.registerTool(
-    server,
-    'failing_job',
-    { description: 'Always ends with a tool error (isError: true); runs only as a task', taskSupport: 'required', inputSchema: z.object({}) },
-    async (_args, task) => {
-      await sleep(Math.min(1000, STEP_MS * 4), task.signal);
-      return { content: [{ type: 'text', text: 'the job failed: disk quota exceeded' }], isError: true };
-    },
-  );
-
-  tasks.registerTool(
-    server,
-    'protocol_error_job',
-    { description: 'Ends with a JSON-RPC error (the task fails)', taskSupport: 'required', inputSchema: z.object({}) },
-    async (_args, task) => {
-      await sleep(STEP_MS, task.signal);
-      throw new TaskProtocolError(-32603, 'Simulated protocol failure', { reason: 'backend_unavailable' });
-    },
-  );
-
-  tasks.registerTool(
-    server,
-    'confirm_delete',
-    { description: 'Asks for confirmation, then deletes', taskSupport: 'required', inputSchema: z.object({ filename: z.string() }) },
-    async ({ filename }, task) => {
-      const answer = await task.elicit({
-        mode: 'form',
-        message: `Delete ${filename}?`,
-        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
-      });
-      const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
-      return text(confirmed ? `deleted ${filename}` : `kept ${filename}`);
-    },
-  );
-
-  tasks.registerTool(
-    server,
-    'multi_input',
-    { description: 'Asks two questions at once', taskSupport: 'required', inputSchema: z.object({}) },
-    async (_args, task) => {
-      const schema = { type: 'object', properties: { name: { type: 'string' }, confirm: { type: 'boolean' } } };
-      const [first, second] = await Promise.all([
-        task.elicit({ mode: 'form', message: 'First question', requestedSchema: schema }),
-        task.elicit({ mode: 'form', message: 'Second question', requestedSchema: schema }),
-      ]);
-      return text(`answers: ${first.content?.name}, ${second.content?.name}`);
-    },
   );
 
   // Multi round-trip first (SEP-2322), then a task: a plain tool that asks synchronously and
@@ -161,35 +187,6 @@ function createServer() {
     );
     return created;
   });
-
-  // The demo's tool: asks a question, works in steps (status messages), honours cancellation.
-  tasks.registerTool(
-    server,
-    'plan_trip',
-    {
-      description: 'Plans a trip in steps; asks which pace the traveller prefers',
-      taskSupport: 'optional',
-      inputSchema: z.object({ city: z.string(), days: z.number().int().min(1).max(14) }),
-    },
-    async ({ city, days }, task) => {
-      log(`task ${task.taskId ?? '(no task)'}: plan_trip ${city} for ${days} days`);
-      task.setStatus(`looking up ${city}`);
-      await sleep(STEP_MS, task.signal);
-      const pace = task.isTask
-        ? await task.elicit({
-            mode: 'form',
-            message: `Which pace for ${days} days in ${city}?`,
-            requestedSchema: { type: 'object', properties: { pace: { type: 'string', enum: ['relaxed', 'packed'] } }, required: ['pace'] },
-          })
-        : { action: 'accept', content: { pace: 'relaxed' } };
-      if (pace.action !== 'accept') return { ...text(`no plan: the traveller answered ${pace.action}`), isError: true };
-      for (let day = 1; day <= days; day += 1) {
-        task.setStatus(`planning day ${day} of ${days}`);
-        await sleep(STEP_MS, task.signal);
-      }
-      return text(`${days}-day ${pace.content.pace} plan for ${city} ready`);
-    },
-  );
 
   return server;
 }
@@ -220,8 +217,9 @@ const handler = {
     await Promise.all([...sessions.values()].map((t) => t.close().catch(() => {})));
   },
 };
-// tasks/get, tasks/update and tasks/cancel of 2026-07-28 clients (their polls) answered from the
-// engine in the listener, with the SDK's checks; everything else goes to the handler.
+// tasks/get, tasks/update and tasks/cancel of 2026-07-28 clients (their polls), and the calls
+// that create tasks, answered from the engine in the listener, with the SDK's checks; everything
+// else goes to the handler.
 const serve = tasks.fastPath(toNodeHandler(handler));
 const httpServer = http.createServer((req, res) => {
   req.headers[ADDRESS_HEADER] = req.socket.remoteAddress; // replaces whatever the client sent

@@ -52,18 +52,27 @@ before(async () => {
   z = await import('zod');
   tasks = new mod.TasksExtension({ engineOptions: { now: () => NOW }, quotaKey: { addressHeader: 'x-client-address' } });
   const text = (value) => ({ content: [{ type: 'text', text: value }] });
+  // Task tools of every server (the fast path may create their tasks), registered once.
+  tasks.registerTool('job', { description: 'A task', taskSupport: 'required', inputSchema: z.object({ mode: z.enum(['done', 'wait', 'ask']) }) }, async ({ mode }, task) => {
+    if (mode === 'wait') await new Promise((resolve) => task.signal.addEventListener('abort', resolve, { once: true }));
+    if (mode === 'ask') {
+      const answer = await task.elicit({ mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } });
+      return text(`answered ${answer.action}`);
+    }
+    return text(`done for ${task.authInfo?.extra?.sub ?? 'anonymous'}`);
+  });
+  tasks.registerTool('maybe', { taskSupport: 'optional' }, async () => text('maybe done'));
+  tasks.registerTool('sometimes', { taskSupport: 'perCall', runAsTask: () => true, inputSchema: z.object({}) }, async () => text('sometimes done'));
+  tasks.registerTool('fails', { taskSupport: 'required' }, async () => {
+    throw new Error('it broke');
+  });
   const factory = () => {
     factoryCalls += 1;
     const server = new sdk.McpServer(IDENTITY);
     tasks.install(server);
-    tasks.registerTool(server, 'job', { description: 'A task', taskSupport: 'required', inputSchema: z.object({ mode: z.enum(['done', 'wait', 'ask']) }) }, async ({ mode }, task) => {
-      if (mode === 'wait') await new Promise((resolve) => task.signal.addEventListener('abort', resolve, { once: true }));
-      if (mode === 'ask') {
-        const answer = await task.elicit({ mode: 'form', message: 'Go on?', requestedSchema: { type: 'object', properties: { go: { type: 'boolean' } } } });
-        return text(`answered ${answer.action}`);
-      }
-      return text(`done for ${task.authInfo?.extra?.sub ?? 'anonymous'}`);
-    });
+    // A task tool of this server only, and a plain tool: their calls are the SDK's.
+    tasks.registerTool(server, 'local', { taskSupport: 'required' }, async () => text('local done'));
+    server.registerTool('greet', { inputSchema: z.object({ name: z.string() }) }, async ({ name }) => text(`Hello, ${name}`));
     return server;
   };
   const serve = node.toNodeHandler(tasks.withTaskListen(sdk.createMcpHandler(factory, { legacy: 'reject', maxRequestBodySize: BODY_LIMIT })), { maxRequestBodySize: BODY_LIMIT });
@@ -198,6 +207,91 @@ test('good task requests: the same answers, without a server built for them', { 
     await new Promise((r) => setTimeout(r, 5));
   }
   assert.fail('the answered task never completed');
+});
+
+/** A tools/call on both paths: the answers, the created task's ID replaced, and that task once it is done. */
+async function bothCreate(make) {
+  const answers = [];
+  const first = seq;
+  for (const url of [slowUrl, fastUrl]) {
+    seq = first;
+    const req = make();
+    const answer = await send(url, req);
+    const taskId = answer.body?.result?.taskId;
+    let done = null;
+    if (taskId !== undefined) {
+      const user = req.headers['x-test-user'];
+      for (let i = 0; i < 200 && done === null; i++) {
+        const got = await send(slowUrl, request('tasks/get', { taskId }, { user, id: 'next' }));
+        if (got.body.result?.status !== 'working') done = got.body;
+        else await new Promise((r) => setTimeout(r, 5));
+      }
+    }
+    answers.push(JSON.parse(JSON.stringify({ ...answer, done }).replaceAll(taskId ?? '\u0000', '<task>')));
+  }
+  const [slow, fast] = answers;
+  assert.deepEqual({ ...fast, factory: undefined }, { ...slow, factory: undefined });
+  return { slow, fast };
+}
+
+test('task creation of a tool of every server: the same answers, without a server built for them', { timeout: 60_000 }, async () => {
+  const call = (name, args, opts) => () => request('tools/call', { name, arguments: args }, opts);
+  const good = [
+    ['a task that completes', call('job', { mode: 'done' }, { user: 'alice' })],
+    ['anonymous', call('job', { mode: 'done' })],
+    ['a string id', call('job', { mode: 'done' }, { user: 'alice', id: 'create-1' })],
+    ['other _meta and a charset', () => request('tools/call', { name: 'job', arguments: { mode: 'done' }, _meta: { 'example.com/trace': 'x' } }, { user: 'bob', headers: { 'content-type': 'application/json; charset=utf-8' } })],
+    ['an optional task tool, extension declared', call('maybe', undefined, { user: 'alice' })],
+    ['work that throws', call('fails', {}, { user: 'alice' })],
+  ];
+  for (const [name, make] of good) {
+    const { slow, fast } = await bothCreate(make);
+    assert.equal(slow.factory, 1, `${name}: the SDK path builds a server`);
+    assert.equal(fast.factory, 0, `${name}: answered on the fast path (${JSON.stringify(fast.body)})`);
+    assert.equal(fast.body.result.resultType, 'task', name);
+    assert.notEqual(fast.done, null, `${name}: the work ran`);
+  }
+  const bad = [
+    ['arguments the schema refuses', call('job', { mode: 'nope' }, { user: 'alice' })],
+    ['arguments that are not an object', call('job', 'done', { user: 'alice' })],
+    ['the extension not declared', () => request('tools/call', { name: 'job', arguments: { mode: 'done' } }, { user: 'alice', meta: envelope({ declared: false }) })],
+    ['an optional tool, the extension not declared (a plain call)', () => request('tools/call', { name: 'maybe' }, { user: 'alice', meta: envelope({ declared: false }) })],
+    ['an Mcp-Name header naming another tool', call('job', { mode: 'done' }, { user: 'alice', headers: { 'mcp-name': 'maybe' } })],
+    ['no Mcp-Name header', call('job', { mode: 'done' }, { user: 'alice', headers: { 'mcp-name': undefined } })],
+    ['an Mcp-Method header naming another method', call('job', { mode: 'done' }, { user: 'alice', headers: { 'mcp-method': 'tasks/get' } })],
+    ['a task tool of each server', call('local', {}, { user: 'alice' })],
+    ['a perCall tool', call('sometimes', {}, { user: 'alice' })],
+    ['a plain tool', call('greet', { name: 'Ada' }, { user: 'alice' })],
+    ['an unknown tool', call('nothing', {}, { user: 'alice' })],
+    ['no MCP-Protocol-Version header', call('job', { mode: 'done' }, { user: 'alice', headers: { 'mcp-protocol-version': undefined } })],
+    ['no envelope', call('job', { mode: 'done' }, { user: 'alice', meta: {} })],
+  ];
+  for (const [name, make] of bad) {
+    const { slow, fast } = await bothCreate(make);
+    assert.equal(fast.factory, slow.factory, `${name}: left to the SDK`);
+  }
+  // A task created on the fast path is its creator's: another principal cannot reach it.
+  const created = await send(fastUrl, request('tools/call', { name: 'job', arguments: { mode: 'wait' } }, { user: 'alice' }));
+  assert.equal(created.factory, 0);
+  const { taskId } = created.body.result;
+  for (const user of ['bob', undefined]) {
+    const other = await send(fastUrl, request('tasks/get', { taskId }, { user }));
+    assert.equal(other.body.error?.code, -32602, `${user ?? 'anonymous'} reads alice's task: ${JSON.stringify(other.body)}`);
+  }
+  // Its work runs with the creator's identity, and a cancel reaches it.
+  const cancelled = await send(fastUrl, request('tasks/cancel', { taskId }, { user: 'alice' }));
+  assert.deepEqual([cancelled.status, cancelled.body.error], [200, undefined]);
+  const after = await send(fastUrl, request('tasks/get', { taskId }, { user: 'alice' }));
+  assert.equal(after.body.result.status, 'cancelled');
+});
+
+test('registerTool(name, …) is for before the first install, once per name', () => {
+  assert.throws(() => tasks.registerTool('late', { taskSupport: 'required' }, async () => ({ content: [] })), /before the first install/);
+  const fresh = new mod.TasksExtension();
+  fresh.registerTool('twice', { taskSupport: 'required' }, async () => ({ content: [] }));
+  assert.throws(() => fresh.registerTool('twice', { taskSupport: 'required' }, async () => ({ content: [] })), /already registered/);
+  assert.throws(() => fresh.registerTool('bad', { taskSupport: 'sometimes' }, async () => ({ content: [] })), /taskSupport must be/);
+  fresh.close();
 });
 
 test('bad requests: the fast path leaves them to the SDK, which answers as it always does', { timeout: 60_000 }, async () => {

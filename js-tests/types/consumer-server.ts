@@ -18,6 +18,13 @@ new TasksExtension({ storage, instanceId: 'web-1', leaseMs: 30_000, storageTimeo
 // @ts-expect-error: a header name, not a function's answer
 new TasksExtension({ quotaKey: 'x-forwarded-for' });
 const policy: TaskToolPolicy = 'optional';
+// A task tool of every server: typed arguments, nothing returned.
+const none: void = tasks.registerTool('everywhere', { taskSupport: 'required', inputSchema: z.object({ topic: z.string() }) }, async ({ topic }, task: TaskContext) => ({
+  content: [{ type: 'text', text: `${topic} for ${task.taskId ?? 'a plain call'}` }],
+}));
+void none;
+// @ts-expect-error: the arguments follow the schema
+tasks.registerTool('wrong', { taskSupport: 'required', inputSchema: z.object({ topic: z.string() }) }, async ({ title }) => ({ content: [{ type: 'text', text: title }] }));
 
 const handler = tasks.withTaskListen(
   createMcpHandler(() => {

@@ -1,7 +1,9 @@
 // The fast path of the Node hosting (TasksExtension.fastPath): 2026-07-28 `tasks/get`,
 // `tasks/update` and `tasks/cancel` answered from the engine in the node:http listener, ahead of
 // the SDK's Node adapter and of the McpServer the createMcpHandler factory builds per request
-// (the runtime owns tasks/*: the McpServer would only hand the request to it).
+// (the runtime owns tasks/*: the McpServer would only hand the request to it); and the
+// `tools/call` that creates a task of a tool registered on every server (registerTool(name, …)),
+// which such an McpServer would only hand to the runtime's tools/call too.
 //
 // A request is answered here only when the SDK would serve it and answer it the same: the SDK's
 // own classifier (`classifyInboundRequest`: JSON-RPC shape, batch, envelope, header/body
@@ -14,7 +16,11 @@ import { PROTOCOL } from '../core/protocol.js';
 
 const MODERN_VERSION = PROTOCOL.versions.extension;
 const METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
-const { serverInfo: SERVER_INFO_META } = PROTOCOL.meta;
+const TOOLS_CALL = 'tools/call';
+const EXTENSION_ID = PROTOCOL.extensionId;
+const { serverInfo: SERVER_INFO_META, clientCapabilities: CLIENT_CAPABILITIES_META } = PROTOCOL.meta;
+// What fastToolsCall's fallBack throws: the request goes to the SDK as it came.
+const FALL_THROUGH = Symbol('fall through to the SDK');
 // The per-request envelope keys the SDK lifts out of params._meta into ctx.mcpReq.envelope.
 const ENVELOPE_KEYS = [PROTOCOL.meta.protocolVersion, PROTOCOL.meta.clientInfo, PROTOCOL.meta.clientCapabilities, PROTOCOL.meta.logLevel];
 const {
@@ -81,12 +87,15 @@ function acceptedInputResponses(inputResponses) {
   return accepted;
 }
 
-/** A handler's result as the SDK's 2026-07-28 codec encodes it, or null (the SDK answers -32603). */
-function encodeResult(result, serverInfo) {
+/**
+ * A handler's result as the SDK's 2026-07-28 codec encodes it, or null (the SDK answers -32603).
+ * A task tool's call may answer a task (`resultType: 'task'`, the CreateTaskResult).
+ */
+function encodeResult(result, serverInfo, method) {
   if (!isPlainObject(result)) return null;
   let encoded = result;
   if (encoded.resultType === undefined) encoded = { ...encoded, resultType: 'complete' };
-  else if (encoded.resultType !== 'complete') return null;
+  else if (encoded.resultType !== 'complete' && !(method === TOOLS_CALL && encoded.resultType === 'task')) return null;
   const meta = encoded._meta;
   if (meta === undefined) return { ...encoded, _meta: { [SERVER_INFO_META]: serverInfo } };
   if (!isPlainObject(meta) || meta[SERVER_INFO_META] !== undefined) return encoded;
@@ -168,7 +177,10 @@ export function fastPath(tasks, serve, options = {}) {
     if (typeof parsedBody === 'function') parsedBody = undefined; // Express's next
     if (!enabled || sdk === null || parsedBody !== undefined || req.method !== 'POST') return serve(req, res, parsedBody);
     const methodHeader = headerOf(req, 'mcp-method');
-    if (methodHeader === undefined || !METHODS.has(stripOws(methodHeader))) return serve(req, res);
+    if (methodHeader === undefined) return serve(req, res);
+    const method = stripOws(methodHeader);
+    // A tools/call only of a tool of every server: its Mcp-Name header names it.
+    if (!METHODS.has(method) && !(method === TOOLS_CALL && tasks._fastTool(stripOws(headerOf(req, 'mcp-name') ?? '')) !== undefined)) return serve(req, res);
     const serverInfo = tasks._fastServerInfo();
     if (serverInfo === null) return serve(req, res);
     if (!sdk.isJsonContentType(headerOf(req, 'content-type') ?? null)) return serve(req, res);
@@ -187,14 +199,20 @@ export function fastPath(tasks, serve, options = {}) {
         answer = null;
       }
       if (answer === null) return fallThrough(req, res, body);
-      // The SDK path's own call: no server (tasks/* never reads it), a 2026-07-28 server's state.
-      tasks._taskMethod(null, { modern: true }, answer.method, answer.params, answer.ctx).then(
+      // The SDK path's own call: no server (tasks/* never reads it; a fast tool is the same on
+      // every server), a 2026-07-28 server's state.
+      const call =
+        answer.method === TOOLS_CALL
+          ? tasks._fastToolsCall({ method: answer.method, params: answer.params }, answer.ctx, () => Promise.reject(FALL_THROUGH))
+          : tasks._taskMethod(null, { modern: true }, answer.method, answer.params, answer.ctx);
+      call.then(
         (result) => {
-          const encoded = encodeResult(result, serverInfo);
+          const encoded = encodeResult(result, serverInfo, answer.method);
           if (encoded === null) send(res, 200, { jsonrpc: '2.0', id: answer.id, error: { code: INTERNAL_ERROR, message: 'Internal error' } });
           else send(res, 200, { result: encoded, jsonrpc: '2.0', id: answer.id });
         },
         (err) => {
+          if (err === FALL_THROUGH) return fallThrough(req, res, body);
           const error = errorOf(err);
           send(res, error.code === MISSING_CAPABILITY ? 400 : 200, { jsonrpc: '2.0', id: answer.id, error });
         },
@@ -225,10 +243,17 @@ export function fastPath(tasks, serve, options = {}) {
     const mcpNameHeader = headerOf(req, 'mcp-name');
     if (!servable(body, protocolVersionHeader, mcpMethodHeader, mcpNameHeader)) return null;
     const { method, params, id } = body;
-    if (!METHODS.has(method) || !isPlainObject(params) || typeof params.taskId !== 'string') return null;
+    if (!isPlainObject(params) || mcpNameHeader === undefined || protocolVersionHeader === undefined) return null;
     // createMcpHandler's standard-header rung: both headers present, Mcp-Name mirrors the task ID
-    // (a Base64 sentinel form is left to the SDK to decode).
-    if (protocolVersionHeader === undefined || mcpNameHeader === undefined || stripOws(mcpNameHeader) !== params.taskId || params.taskId.startsWith('=?')) return null;
+    // or the tool's name (a Base64 sentinel form is left to the SDK to decode).
+    const named = method === TOOLS_CALL ? params.name : params.taskId;
+    if (typeof named !== 'string' || stripOws(mcpNameHeader) !== named || named.startsWith('=?')) return null;
+    if (method === TOOLS_CALL) {
+      // A task of a fast tool, for a client that declared the extension: anything else (a
+      // plain call, the SDK's refusal of malformed arguments) is the SDK's.
+      if (tasks._fastTool(named) === undefined || !(params.arguments === undefined || isPlainObject(params.arguments))) return null;
+      if (!isPlainObject(params._meta?.[CLIENT_CAPABILITIES_META]?.extensions?.[EXTENSION_ID])) return null;
+    } else if (!METHODS.has(method)) return null;
     const lifted = lift(params);
     const mcpReq = { id, method, _meta: lifted.params._meta, envelope: lifted.envelope };
     if (lifted.inputResponses !== undefined) mcpReq.inputResponses = lifted.inputResponses;

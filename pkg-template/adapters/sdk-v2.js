@@ -161,6 +161,40 @@ function checkOptions(options) {
 const errorTypeOf = (error) => String(error.code);
 
 /** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
+/** registerTool's config and handler, checked: the policy, runAsTask and the SDK's own config. */
+function checkedTool(config, handler) {
+  const { taskSupport, runAsTask, ...sdkConfig } = config ?? {};
+  if (!POLICIES.has(taskSupport)) {
+    throw new TypeError(`registerTool: taskSupport must be 'required', 'optional' or 'perCall', got ${JSON.stringify(taskSupport)}`);
+  }
+  if (taskSupport === 'perCall' && typeof runAsTask !== 'function') {
+    throw new TypeError("registerTool: taskSupport 'perCall' needs runAsTask(args, ctx) => boolean");
+  }
+  if (typeof handler !== 'function') throw new TypeError('registerTool: handler must be a function');
+  return { taskSupport, runAsTask, sdkConfig };
+}
+
+/**
+ * The tools/call route of a tool of every server (see TasksExtension._fastTool), from its first
+ * registration, or null when the SDK path does more for a call of it than the runtime's
+ * tools/call: a per-call choice (`perCall`), a scope challenge, parameters bound to `Mcp-Param`
+ * headers (`x-mcp-header`), the name of a companion tool, a schema that is not a Standard Schema.
+ */
+function fastToolOf(server, name, shared, registered, companions) {
+  if (shared.policy === 'perCall' || shared.config.scopeChallenge !== undefined) return null;
+  if (companions !== null && (name === companions.status || name === companions.cancel)) return null;
+  const schema = registered.inputSchema;
+  if (schema !== undefined && typeof schema?.['~standard']?.validate !== 'function') return null;
+  let json;
+  try {
+    json = JSON.stringify(server.toolInputSchemaJson(name) ?? null);
+  } catch {
+    return null;
+  }
+  if (json.includes('x-mcp-header')) return null;
+  return { policy: shared.policy, runAsTask: undefined, handler: shared.handler, registered: Object.freeze({ enabled: true, inputSchema: schema }) };
+}
+
 function jsonRpcErrorOf(err) {
   if (err !== null && typeof err === 'object' && Number.isSafeInteger(err.code)) {
     const error = { code: err.code, message: typeof err.message === 'string' && err.message !== '' ? err.message : 'Error' };
@@ -342,6 +376,11 @@ class TasksExtension {
       telemetry: options.telemetry,
     });
     this._servers = new WeakMap();
+    this._installs = 0;
+    // Task tools of every server (registerTool(name, config, handler)), by name.
+    this._shared = new Map();
+    // What the fast path's tools/call sees in place of a server's state: the fast tools.
+    this._fastState = { modern: true, tools: new Map() };
     this._active = new WeakMap(); // request AbortSignal -> server state, while a plain tools/call runs
     // Per-client limits: whose allowance each request spends (see quotaKeyOption).
     this._quotaKey = quotaKeyOption(options.quotaKey);
@@ -413,26 +452,33 @@ class TasksExtension {
     for (const method of TASK_METHODS) {
       sdkServer.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) => this._taskMethod(server, state, method, params, ctx));
     }
+    this._installs += 1;
+    for (const [name, shared] of this._shared) {
+      const registered = this.registerTool(server, name, shared.config, shared.handler);
+      if (shared.fast !== undefined) continue;
+      shared.fast = fastToolOf(server, name, shared, registered, this._companions);
+      if (shared.fast !== null) this._fastState.tools.set(name, shared.fast);
+    }
   }
 
   /**
-   * Registers a task tool on an installed server. `config` is `McpServer.registerTool`'s, plus
-   * `taskSupport`: `'required'` (always a task; -32021 for a client that did not declare the
-   * extension), `'optional'` (a task when the client declared it, a plain call otherwise) or
-   * `'perCall'` (a task when `runAsTask(args, ctx)` says so and the client declared it). The
-   * handler gets `(args, task)`; what it returns or throws is the outcome.
+   * Registers a task tool. `config` is `McpServer.registerTool`'s, plus `taskSupport`:
+   * `'required'` (always a task; -32021 for a client that did not declare the extension),
+   * `'optional'` (a task when the client declared it, a plain call otherwise) or `'perCall'` (a
+   * task when `runAsTask(args, ctx)` says so and the client declared it). The handler gets
+   * `(args, task)`; what it returns or throws is the outcome.
+   *
+   * `registerTool(server, name, config, handler)` registers it on one installed server and
+   * returns the SDK's RegisteredTool. `registerTool(name, config, handler)`, before the first
+   * `install`, registers it on every server the runtime is installed on: such a tool is the same
+   * whatever the request, so `fastPath` can also create its tasks without building a server.
    */
-  registerTool(server, name, config, handler) {
+  registerTool(...call) {
+    if (typeof call[0] === 'string') return this._registerShared(...call);
+    const [server, name, config, handler] = call;
     const state = this._servers.get(server);
     if (state === undefined) throw new Error('registerTool: call install(server) first');
-    const { taskSupport, runAsTask, ...sdkConfig } = config ?? {};
-    if (!POLICIES.has(taskSupport)) {
-      throw new TypeError(`registerTool: taskSupport must be 'required', 'optional' or 'perCall', got ${JSON.stringify(taskSupport)}`);
-    }
-    if (taskSupport === 'perCall' && typeof runAsTask !== 'function') {
-      throw new TypeError("registerTool: taskSupport 'perCall' needs runAsTask(args, ctx) => boolean");
-    }
-    if (typeof handler !== 'function') throw new TypeError('registerTool: handler must be a function');
+    const { taskSupport, runAsTask, sdkConfig } = checkedTool(config, handler);
     this.engine.registerTool(name, taskSupport);
     this._taskTools.set(name, taskSupport);
     // The plain (no task) path: McpServer validates the arguments and calls this, with
@@ -444,6 +490,33 @@ class TasksExtension {
     });
     state.tools.set(name, { policy: taskSupport, runAsTask, handler, registered });
     return registered;
+  }
+
+  /** registerTool(name, config, handler): a task tool of every server installed from now on. */
+  _registerShared(name, config, handler) {
+    if (this._installs > 0) throw new Error('registerTool(name, config, handler): register the tools of every server before the first install(server)');
+    if (this._shared.has(name)) throw new Error(`registerTool: a task tool named ${JSON.stringify(name)} is already registered`);
+    const { taskSupport, runAsTask } = checkedTool(config, handler);
+    this._shared.set(name, { config, handler, policy: taskSupport, runAsTask, fast: undefined });
+  }
+
+  /**
+   * The task tool `name` as the fast path may serve a call of it, or undefined: a tool of every
+   * server, as the first installed server registered it, that the SDK path runs straight through
+   * to the task (no per-call choice, scope challenge or parameter headers of its own).
+   */
+  _fastTool(name) {
+    return this._fastState.tools.get(name);
+  }
+
+  /**
+   * A 2026-07-28 call of a fast tool (see _fastTool) from the fast path: the SDK path's own
+   * tools/call, with no server. Where that would hand the call to the SDK's handler (arguments
+   * that fail the schema, no task made), `fallBack()` is called instead: the request then goes
+   * to the SDK as it came.
+   */
+  _fastToolsCall(request, ctx, fallBack) {
+    return this._toolsCall(null, this._fastState, fallBack, request, ctx);
   }
 
   /**

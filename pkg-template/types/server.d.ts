@@ -5,10 +5,10 @@
 //
 //   import { TasksExtension } from 'mcp-task-core/server';
 //   const tasks = new TasksExtension();
+//   tasks.registerTool('report', { taskSupport: 'optional', inputSchema }, async (args, task) => { ... });
 //   const handler = tasks.withTaskListen(createMcpHandler(() => {
 //     const server = new McpServer(info);
-//     tasks.install(server);
-//     tasks.registerTool(server, 'report', { taskSupport: 'optional', inputSchema }, async (args, task) => { ... });
+//     tasks.install(server); // registers `report` on it
 //     return server;
 //   }));
 import type {
@@ -278,6 +278,13 @@ export declare class TasksExtension {
     handler: TaskToolHandler<Schema>,
   ): RegisteredTool;
   /**
+   * Registers a task tool of every server the runtime is installed on (`install` registers it),
+   * before the first `install`. Such a tool is the same whatever the request, so
+   * {@link fastPath} creates its tasks without building a server.
+   * @throws after the first `install`, or for a name already registered this way
+   */
+  registerTool<Schema extends StandardSchemaWithJSON | undefined = undefined>(name: string, config: TaskToolConfig<Schema>, handler: TaskToolHandler<Schema>): void;
+  /**
    * From inside any tool handler of an installed server: makes this call a task and returns
    * the `CreateTaskResult` for the handler to return (drive the task with {@link handle}).
    * Once it is called, the call's answer is that `CreateTaskResult`. With `storage`, a promise
@@ -311,7 +318,9 @@ export declare class TasksExtension {
   /**
    * Node hosting: wraps `toNodeHandler(handler)` of `@modelcontextprotocol/node` (`handler` serving
    * 2026-07-28 through `createMcpHandler`). A 2026-07-28 `tasks/get`, `tasks/update` or
-   * `tasks/cancel` is answered in the listener from the engine, with no `McpServer` built for it,
+   * `tasks/cancel`, or a `tools/call` creating a task of a tool registered for every server
+   * (`registerTool(name, config, handler)`; not `perCall`, no scope challenge, no `Mcp-Param`
+   * headers), is answered in the listener from the engine, with no `McpServer` built for it,
    * when the SDK would serve it and answer the same: the SDK's own classifier and Content-Type
    * test, the body limit, the `Mcp-Name` rule, the principal of `req.auth`, the SDK's result
    * encoding, status and content type. Everything else (other methods, 2025-11-25 traffic, every
