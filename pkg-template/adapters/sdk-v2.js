@@ -264,9 +264,16 @@ class TaskContext {
   constructor(runtime, taskId, signal, mcpReq, authInfo) {
     this._runtime = runtime;
     this.taskId = taskId;
-    this.signal = signal;
+    // An AbortSignal, or what makes it on first read (most work never reads it, and a signal
+    // costs more to make than the rest of a task's start).
+    this._signal = signal;
     this.mcpReq = mcpReq;
     this.authInfo = authInfo;
+  }
+
+  get signal() {
+    if (typeof this._signal === 'function') this._signal = this._signal();
+    return this._signal;
   }
 
   get isTask() {
@@ -302,7 +309,11 @@ class TaskHandle {
   constructor(runtime, taskId, entry) {
     this._runtime = runtime;
     this.taskId = taskId;
-    this.signal = entry.controller.signal;
+    this._entry = entry;
+  }
+
+  get signal() {
+    return this._entry.controller.signal;
   }
 
   status(message) {
@@ -788,7 +799,7 @@ class TasksExtension {
     const mcpReq = Object.freeze({ id, method, _meta, envelope });
     return (taskId) => {
       const entry = this.runtime.track(taskId, principal);
-      const task = new TaskContext(this, taskId, entry.controller.signal, mcpReq, authInfo);
+      const task = new TaskContext(this, taskId, () => entry.controller.signal, mcpReq, authInfo);
       Promise.resolve()
         .then(() => tool.handler(args, task))
         .then(
