@@ -35,6 +35,8 @@ wasm-bindgen "$receiver_in" --out-dir "$tmp" --target experimental-nodejs-module
 cp "$tmp/mcp_task_core_receiver.js" "$prof_pkg/receiver-node-esm/mcp_task_core_receiver.js"
 cp -R "$tmp/snippets" "$prof_pkg/receiver-node-esm/"
 rm -rf "$tmp"
+# Their snippets folded in, and the receiver's glue made reinstantiable, as build-pkg.sh does.
+node "$REPO_ROOT/scripts/bundle-glue.mjs" "$prof_pkg"
 
 sections=("$@")
 [ "${#sections[@]}" -gt 0 ] || sections=(p1 p2 p2e create get sweep list cold)
