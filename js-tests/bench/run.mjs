@@ -322,7 +322,7 @@ if (raw.P7) {
 if (raw.P8) {
   console.log(`P8: one fetch client (keep-alive), sequential round trips, median of ${raw.P8.rounds * raw.P8.n} per hosting and op in blocks of ${raw.P8.n}`);
   console.log(`    taken in turn; each server its own process. Floor: a bare node:http server answering the SDK hosting's own bytes.`);
-  console.log(`    README hosting: tasks.fastPath(toNodeHandler(createMcpHandler(...))): tasks/get answered in the listener with the SDK's checks.`);
+  console.log(`    README hosting: tasks.fastPath(toNodeHandler(createMcpHandler(...))), task tools registered once: tasks/get and task creates answered in the listener with the SDK's checks.`);
   console.log(`    The floor behind toNodeHandler answers the same bytes from a web-standard handler; "engine ahead of the SDK" answers`);
   console.log(`    tasks/get from the engine before createMcpHandler with none of its checks: what any fast path behind the adapter costs at least;`);
   console.log(`    "ahead of toNodeHandler too": the same in the node:http listener, before the Node adapter.`);
