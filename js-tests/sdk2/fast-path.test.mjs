@@ -63,6 +63,7 @@ before(async () => {
   });
   tasks.registerTool('maybe', { taskSupport: 'optional' }, async () => text('maybe done'));
   tasks.registerTool('sometimes', { taskSupport: 'perCall', runAsTask: () => true, inputSchema: z.object({}) }, async () => text('sometimes done'));
+  tasks.registerTool('scoped', { taskSupport: 'required', scopeChallenge: sdk.requireScopes('admin') }, async () => text('scoped done'));
   tasks.registerTool('fails', { taskSupport: 'required' }, async () => {
     throw new Error('it broke');
   });
@@ -261,6 +262,7 @@ test('task creation of a tool of every server: the same answers, without a serve
     ['an Mcp-Method header naming another method', call('job', { mode: 'done' }, { user: 'alice', headers: { 'mcp-method': 'tasks/get' } })],
     ['a task tool of each server', call('local', {}, { user: 'alice' })],
     ['a perCall tool', call('sometimes', {}, { user: 'alice' })],
+    ['a tool with a scope challenge', call('scoped', {}, { user: 'alice' })],
     ['a plain tool', call('greet', { name: 'Ada' }, { user: 'alice' })],
     ['an unknown tool', call('nothing', {}, { user: 'alice' })],
     ['no MCP-Protocol-Version header', call('job', { mode: 'done' }, { user: 'alice', headers: { 'mcp-protocol-version': undefined } })],
@@ -269,6 +271,7 @@ test('task creation of a tool of every server: the same answers, without a serve
   for (const [name, make] of bad) {
     const { slow, fast } = await bothCreate(make);
     assert.equal(fast.factory, slow.factory, `${name}: left to the SDK`);
+    if (name.includes('scope challenge')) assert.equal(fast.status, 403, 'the scope challenge answered');
   }
   // A task created on the fast path is its creator's: another principal cannot reach it.
   const created = await send(fastUrl, request('tools/call', { name: 'job', arguments: { mode: 'wait' } }, { user: 'alice' }));
