@@ -19,7 +19,7 @@ const METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 const TOOLS_CALL = 'tools/call';
 const EXTENSION_ID = PROTOCOL.extensionId;
 const { serverInfo: SERVER_INFO_META, clientCapabilities: CLIENT_CAPABILITIES_META } = PROTOCOL.meta;
-// What fastToolsCall's fallBack throws: the request goes to the SDK as it came.
+// What the fallBack given to tasks._fastToolsCall rejects with: the request goes to the SDK as it came.
 const FALL_THROUGH = Symbol('fall through to the SDK');
 // The per-request envelope keys the SDK lifts out of params._meta into ctx.mcpReq.envelope.
 const ENVELOPE_KEYS = [PROTOCOL.meta.protocolVersion, PROTOCOL.meta.clientInfo, PROTOCOL.meta.clientCapabilities, PROTOCOL.meta.logLevel];

@@ -160,7 +160,6 @@ function checkOptions(options) {
 /** The `error.type` of a JSON-RPC error a task failed with (OpenTelemetry's MCP conventions). */
 const errorTypeOf = (error) => String(error.code);
 
-/** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
 /** registerTool's config and handler, checked: the policy, runAsTask and the SDK's own config. */
 function checkedTool(config, handler) {
   const { taskSupport, runAsTask, ...sdkConfig } = config ?? {};
@@ -195,6 +194,7 @@ function fastToolOf(server, name, shared, registered, companions) {
   return { policy: shared.policy, runAsTask: undefined, handler: shared.handler, registered: Object.freeze({ enabled: true, inputSchema: schema }) };
 }
 
+/** The JSON-RPC error object a handler's throw stands for, or null (not a JSON-RPC error). */
 function jsonRpcErrorOf(err) {
   if (err !== null && typeof err === 'object' && Number.isSafeInteger(err.code)) {
     const error = { code: err.code, message: typeof err.message === 'string' && err.message !== '' ? err.message : 'Error' };
@@ -490,8 +490,11 @@ class TasksExtension {
     const state = this._servers.get(server);
     if (state === undefined) throw new Error('registerTool: call install(server) first');
     const { taskSupport, runAsTask, sdkConfig } = checkedTool(config, handler);
-    this.engine.registerTool(name, taskSupport);
-    this._taskTools.set(name, taskSupport);
+    // Once per name and policy: every per-request server registers the same tools again.
+    if (this._taskTools.get(name) !== taskSupport) {
+      this.engine.registerTool(name, taskSupport);
+      this._taskTools.set(name, taskSupport);
+    }
     // The plain (no task) path: McpServer validates the arguments and calls this, with
     // (args, ctx), or (ctx) alone for a tool without inputSchema.
     const registered = server.registerTool(name, sdkConfig, (...call) => {
