@@ -26,14 +26,17 @@ async function storesOf(kind) {
     const queue = new InMemoryTaskMessageQueue();
     return { taskStore, queue, close: () => taskStore.cleanup() };
   }
-  const { WasmTaskMessageQueue, WasmTaskStore } = await importOurSdk();
+  const { WasmTaskMessageQueue, WasmTaskStore, propagateTaskCreationErrors } = await importOurSdk();
   const taskStore = new WasmTaskStore({ pageSize: 10, limits: liftedLimits() });
   const queue = new WasmTaskMessageQueue({ taskStore });
-  return { taskStore, queue, close: () => (taskStore.cleanup(), queue.cleanup()) };
+  // Installed beside the SDK, the package does this to every server holding its store at the
+  // first request; loaded from pkg/ here it finds no SDK beside it, so the bench does it.
+  const onServer = propagateTaskCreationErrors;
+  return { taskStore, queue, onServer, close: () => (taskStore.cleanup(), queue.cleanup()) };
 }
 
 async function connect(kind) {
-  const { taskStore, queue, close } = await storesOf(kind);
+  const { taskStore, queue, onServer, close } = await storesOf(kind);
   const server = new McpServer(
     { name: 'bench', version: '1.0.0' },
     { capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: queue },
@@ -51,6 +54,7 @@ async function connect(kind) {
       getTaskResult: async (extra) => extra.taskStore.getTaskResult(extra.taskId),
     },
   );
+  onServer?.(server);
   const client = new Client({ name: 'bench-client', version: '1.0.0' }, { capabilities: {} });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);

@@ -216,6 +216,46 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
     }
   });
 
+  test('propagateTaskCreationErrors wraps the handlers of task-capable requests, set before or after it, and no other', async () => {
+    const taskStore = new WasmTaskStore({ timer: false, limits: { maxRunningTasksPerKey: 1 } });
+    const server = new Server(
+      { name: 'low-level', version: '1.0.0' },
+      { capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: new WasmTaskMessageQueue({ taskStore }) },
+    );
+    const handlers = server._requestHandlers;
+    const before = new Map(handlers);
+    propagateTaskCreationErrors(server);
+    // Every handler already set is the SDK's own (none of them is a task-capable request yet).
+    for (const [method, handler] of before) assert.equal(handlers.get(method), handler, method);
+    // Set afterwards, as McpServer does: a handler that turns the store's refusal into a tool result.
+    server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => {
+      try {
+        return { task: await extra.taskStore.createTask({ ttl: 60_000 }) };
+      } catch (err) {
+        return { content: [{ type: 'text', text: String(err) }], isError: true };
+      }
+    });
+    const wrapped = handlers.get('tools/call');
+    propagateTaskCreationErrors(server);
+    assert.equal(handlers.get('tools/call'), wrapped, 'twice is once');
+    const client = new Client({ name: 'c', version: '1.0.0' });
+    const [ct, st] = InMemoryTransport.createLinkedPair();
+    await server.connect(st);
+    await client.connect(ct);
+    try {
+      const call = () => client.request({ method: 'tools/call', params: { name: 'x', arguments: {}, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+      assert.equal((await call()).task.status, 'working');
+      const refused = await outcome(call());
+      assert.equal(refused.code, -32603, 'the store\u2019s refusal, not the SDK\u2019s "Invalid task creation result"');
+      assert.match(refused.message, /Too many running tasks for this client \(limit 1\)/);
+      assert.equal((await client.experimental.tasks.listTasks()).tasks.length, 1);
+    } finally {
+      await client.close();
+      await server.close();
+      taskStore.cleanup();
+    }
+  });
+
   test('propagateTaskCreationErrors: takes an McpServer, Server or Client; twice is once', () => {
     const mcp = new McpServer({ name: 's', version: '1.0.0' });
     assert.equal(propagateTaskCreationErrors(mcp), mcp);

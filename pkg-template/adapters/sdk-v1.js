@@ -43,6 +43,8 @@ import { EngineRecycler, recycleOptions } from '../runtime/recycle.js';
 
 /** JSON-RPC error codes this module uses (the SDK's ErrorCode values). */
 const { invalidParams: INVALID_PARAMS, internalError: INTERNAL_ERROR, missingCapability: MISSING_CAPABILITY } = PROTOCOL.errors;
+/** The requests a requestor may turn into tasks: the handlers propagateTaskCreationErrors wraps. */
+const TASK_METHODS = PROTOCOL.legacyTaskMethods;
 
 /**
  * `_meta` key of a failed tool result that carries the JSON-RPC error the request failed
@@ -1352,10 +1354,12 @@ const PROPAGATING = Symbol('mcp-task-core/sdk propagateTaskCreationErrors');
  * task-augmented call, `Server` then finds no `task` in that result and answers
  * "-32602 Invalid task creation result", without the store's reason.
  *
- * How: every request handler the SDK looks up for `server` is wrapped. For a task-augmented
- * request it gets an `extra.taskStore` whose `createTask` remembers the first error it throws;
- * if the handler then fails, the request fails with that error instead. Everything else passes
- * through untouched. (It reads the SDK's request handler map, `Protocol._requestHandlers`;
+ * How: the handlers of the requests a requestor may turn into tasks (`tools/call`,
+ * `sampling/createMessage`, `elicitation/create`) are wrapped in `server`'s handler map, those
+ * set there now and those set later. For a task-augmented request the wrapper gives the handler
+ * an `extra.taskStore` whose `createTask` remembers the first error it throws; if the handler then
+ * fails, the request fails with that error instead. Every other request finds its handler as
+ * the SDK set it. (It reads the SDK's request handler map, `Protocol._requestHandlers`;
  * js-tests/sdk/limits.test.mjs pins the SDK behaviour this relies on.)
  * @template {object} T
  * @param {T} server
@@ -1371,23 +1375,26 @@ function propagateTaskCreationErrors(server) {
   if (!isProtocol(protocol)) {
     throw new TypeError('propagateTaskCreationErrors(server) takes an McpServer, Server or Client of @modelcontextprotocol/sdk 1.x');
   }
+  /** @type {Map<string, unknown>} */
   const handlers = protocol._requestHandlers;
-  if (handlers[PROPAGATING]) return server;
-  const get = handlers.get;
-  const wrapped = new WeakMap();
-  Object.defineProperty(handlers, 'get', {
+  if (/** @type {any} */ (handlers)[PROPAGATING]) return server;
+  const set = handlers.set;
+  /**
+   * @param {string} method
+   * @param {unknown} handler
+   */
+  const withErrors = (method, handler) => (TASK_METHODS.includes(method) && typeof handler === 'function' ? withCreationErrors(handler) : handler);
+  for (const [method, handler] of handlers) set.call(handlers, method, withErrors(method, handler));
+  Object.defineProperty(handlers, 'set', {
     configurable: true,
     writable: true,
     /**
      * @this {Map<string, unknown>}
      * @param {string} method
+     * @param {unknown} handler
      */
-    value: function getWithCreationErrors(method) {
-      const handler = get.call(this, method);
-      if (typeof handler !== 'function') return handler;
-      let w = wrapped.get(handler);
-      if (!w) wrapped.set(handler, (w = withCreationErrors(handler)));
-      return w;
+    value: function setWithCreationErrors(method, handler) {
+      return set.call(this, method, withErrors(method, handler));
     },
   });
   Object.defineProperty(handlers, PROPAGATING, { value: true });
@@ -1462,22 +1469,24 @@ function withCreationErrors(handler) {
     }
     /** @type {{ err: unknown } | null} */
     let refusal = null;
+    /** @param {unknown} err */
+    const remember = (err) => {
+      refusal ??= { err };
+      throw err;
+    };
     /** @param {any[]} args */
-    const createTask = async (...args) => {
+    const createTask = (...args) => {
       try {
-        return await store.createTask(...args);
+        return Promise.resolve(store.createTask(...args)).catch(remember);
       } catch (err) {
-        refusal ??= { err };
-        throw err;
+        return Promise.reject(err).catch(remember);
       }
     };
-    const taskStore = new Proxy(store, {
-      get(target, key) {
-        if (key === 'createTask') return createTask;
-        const value = Reflect.get(target, key);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    // The SDK's store for a request is a plain object of closures: a copy with this createTask
+    // (this runs for every task-augmented request). Another shape keeps its own as the
+    // prototype, so its methods still find their state.
+    const taskStore =
+      Object.getPrototypeOf(store) === Object.prototype ? { ...store, createTask } : Object.create(store, { createTask: { value: createTask, enumerable: true } });
     // Called at once (the SDK calls handlers from a promise callback already); a synchronous
     // throw becomes the rejection, as the handler's own would.
     let answer;

@@ -901,6 +901,8 @@ export interface ProtocolConstants {
   missingCapabilityData: { requiredCapabilities: { extensions: { [extension: string]: object } } };
   /** How each policy is listed (`execution.taskSupport`) to a 2025-11-25 client. */
   legacyTaskSupport: { required: 'required'; optional: 'optional'; perCall: 'optional'; forbidden: 'forbidden' };
+  /** The requests a 2025-11-25 requestor may turn into tasks. */
+  legacyTaskMethods: ['tools/call', 'sampling/createMessage', 'elicitation/create'];
 }
 
 /**

@@ -15,7 +15,7 @@ use super::{
     Dialect,
 };
 #[cfg(test)]
-use crate::core::TaskSupport;
+use crate::core::{RequestKind, TaskSupport};
 
 /// Unsupported protocol version (the 2026-07-28 base protocol).
 pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
@@ -35,7 +35,8 @@ pub const SERVER_INFO_META: &str = "io.modelcontextprotocol/serverInfo";
 /// clientInfo, serverInfo, logLevel, subscriptionId, relatedTask }, errors: { parseError, invalidRequest,
 /// methodNotFound, invalidParams, internalError, headerMismatch, missingCapability,
 /// unsupportedProtocolVersion, connectionClosed, requestTimeout, resourceNotFound }, missingCapabilityData,
-/// legacyTaskSupport: { [policy]: listed } }`.
+/// legacyTaskSupport: { [policy]: listed }, legacyTaskMethods: [method] }` (`legacyTaskMethods`: the requests
+/// a 2025-11-25 requestor may turn into tasks).
 ///
 /// Written out as one literal (a `format!` of the constants cost the wasm build half a KiB);
 /// the tests below hold every value to the constant it copies.
@@ -55,7 +56,8 @@ pub const JSON: &str = concat!(
     r#""errors":{"parseError":-32700,"invalidRequest":-32600,"methodNotFound":-32601,"invalidParams":-32602,"internalError":-32603,"#,
     r#""headerMismatch":-32020,"missingCapability":-32021,"unsupportedProtocolVersion":-32022,"connectionClosed":-32000,"requestTimeout":-32001,"resourceNotFound":-32002},"#,
     r#""missingCapabilityData":{"requiredCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}},"#,
-    r#""legacyTaskSupport":{"required":"required","optional":"optional","perCall":"optional","forbidden":"forbidden"}}"#
+    r#""legacyTaskSupport":{"required":"required","optional":"optional","perCall":"optional","forbidden":"forbidden"},"#,
+    r#""legacyTaskMethods":["tools/call","sampling/createMessage","elicitation/create"]}"#
 );
 
 #[cfg(test)]
@@ -108,5 +110,8 @@ mod tests {
         ] {
             assert_eq!(c["legacyTaskSupport"][key].as_str(), listed_task_support(policy), "legacyTaskSupport.{key}");
         }
+        let methods: Vec<&str> = c["legacyTaskMethods"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let kinds: Vec<RequestKind> = methods.iter().map(|m| RequestKind::from_method(m)).collect();
+        assert_eq!(kinds, [RequestKind::ToolsCall, RequestKind::SamplingCreateMessage, RequestKind::ElicitationCreate], "{methods:?}");
     }
 }
