@@ -14,7 +14,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { gc, importOurSdk, liftedLimits, median, phaseClock, resultOf } from './lib.mjs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PKG_DIR, gc, importOurSdk, liftedLimits, median, phaseClock, resultOf } from './lib.mjs';
 
 export const E2E_PHASES = ['create', 'get', 'result', 'list'];
 const TTL = 60_000;
@@ -26,6 +28,7 @@ async function storesOf(kind) {
     const queue = new InMemoryTaskMessageQueue();
     return { taskStore, queue, close: () => taskStore.cleanup() };
   }
+  if (kind === 'sdk+engine') return sdkStoreWithEngineCalls();
   const { WasmTaskMessageQueue, WasmTaskStore, propagateTaskCreationErrors } = await importOurSdk();
   const taskStore = new WasmTaskStore({ pageSize: 10, limits: liftedLimits() });
   const queue = new WasmTaskMessageQueue({ taskStore });
@@ -33,6 +36,34 @@ async function storesOf(kind) {
   // first request; loaded from pkg/ here it finds no SDK beside it, so the bench does it.
   const onServer = propagateTaskCreationErrors;
   return { taskStore, queue, onServer, close: () => (taskStore.cleanup(), queue.cleanup()) };
+}
+
+/**
+ * The SDK's own store, each task also created, ended and read in the engine with the calls
+ * and options WasmTaskStore uses (TextTaskEngine of the receiver build), with none of its glue:
+ * what the engine's calls alone cost inside SDK requests.
+ */
+async function sdkStoreWithEngineCalls() {
+  const { TextTaskEngine } = await import(pathToFileURL(path.join(PKG_DIR, 'entries/receiver.node.mjs')).href);
+  const engine = new TextTaskEngine({ statusNotifications: false, contextBinding: true, capabilities: { list: true, cancel: true }, pageSize: 10, limits: liftedLimits() });
+  const taskStore = new InMemoryTaskStore();
+  const queue = new InMemoryTaskMessageQueue();
+  const ids = new Map();
+  const { createTask, storeTaskResult, getTaskResult } = taskStore;
+  taskStore.createTask = async function (params, ...rest) {
+    const task = await createTask.call(this, params, ...rest);
+    ids.set(task.taskId, JSON.parse(engine.createTask('-', 'tools/call', params.ttl, undefined, undefined)).taskId);
+    return task;
+  };
+  taskStore.storeTaskResult = async function (taskId, status, result, ...rest) {
+    JSON.parse(engine.storeTaskResult(ids.get(taskId), '-', status, { kind: 'result', json: JSON.stringify(result) }));
+    return storeTaskResult.call(this, taskId, status, result, ...rest);
+  };
+  taskStore.getTaskResult = async function (taskId, ...rest) {
+    JSON.parse(engine.getTaskResult(ids.get(taskId), '-').json);
+    return getTaskResult.call(this, taskId, ...rest);
+  };
+  return { taskStore, queue, close: () => (taskStore.cleanup(), engine.free()) };
 }
 
 async function connect(kind) {
@@ -123,13 +154,14 @@ export async function pass(kind, n) {
 }
 
 export async function benchSdkEndToEnd({ n = 2000, warmup = 1, rounds = 5 } = {}) {
-  const samples = { ours: [], sdk: [] };
+  const kinds = { wasm: 'ours', sdk: 'sdk', 'sdk+engine': 'sdkWithEngine' };
+  const samples = { ours: [], sdk: [], sdkWithEngine: [] };
   for (let r = 0; r < warmup + rounds; r++) {
-    for (const kind of ['wasm', 'sdk']) {
+    for (const [kind, name] of Object.entries(kinds)) {
       const s = await pass(kind, n);
-      if (r >= warmup) samples[kind === 'wasm' ? 'ours' : 'sdk'].push(s);
+      if (r >= warmup) samples[name].push(s);
     }
   }
   const med = (xs) => Object.fromEntries(Object.keys(xs[0]).map((k) => [k, median(xs.map((x) => x[k]))]));
-  return { n, warmup, rounds, phases: E2E_PHASES, ours: med(samples.ours), sdk: med(samples.sdk) };
+  return { n, warmup, rounds, phases: E2E_PHASES, ours: med(samples.ours), sdk: med(samples.sdk), sdkWithEngine: med(samples.sdkWithEngine) };
 }

@@ -122,6 +122,8 @@ if ((only.has('P2') || only.has('P2E')) && pkgHasSdk()) {
     const s = e.sdk[`${p}NsPerOp`];
     row('P2e', `  ${label[p]}`, `${fmtNum(1e9 / o)} op/s`, `${fmtNum(1e9 / s)} op/s`, x(s / o), '(part)', 'info');
   }
+  const w = e.sdkWithEngine.opsPerSec / e.sdk.opsPerSec;
+  row('P2e', "  the SDK's store doing the engine's calls too (no glue)", `${fmtNum(e.sdkWithEngine.opsPerSec)} op/s`, `${fmtNum(e.sdk.opsPerSec)} op/s`, x(w), '—', 'info');
 }
 
 // ---- P3 size --------------------------------------------------------------------------------
@@ -310,6 +312,8 @@ if (raw.P1) console.log(`P1 driver: ${raw.P1.driver}.`);
 if (raw.P2e) {
   console.log(`P2e: SDK Client and McpServer over InMemoryTransport on both sides, each request awaited in turn; only the`);
   console.log(`     TaskStore + TaskMessageQueue differ. Medians of ${raw.P2e.rounds} interleaved rounds after ${raw.P2e.warmup} warm-up.`);
+  console.log(`     "doing the engine's calls too": the SDK's store that also makes, ends and reads each task in a TextTaskEngine as`);
+  console.log(`     WasmTaskStore calls it (createTask, storeTaskResult, getTaskResult; no glue): what the engine's calls alone cost there.`);
 }
 if (raw.P6) {
   console.log(`P6: examples/sdk2-server over HTTP at the engine's default limits; each client runs a 1 s task, polls it at the`);
