@@ -38,32 +38,73 @@ async function storesOf(kind) {
   return { taskStore, queue, onServer, close: () => (taskStore.cleanup(), queue.cleanup()) };
 }
 
+/** The receiver build's TextTaskEngine with the options WasmTaskStore gives it here. */
+async function storeEngine() {
+  const { TextTaskEngine } = await import(pathToFileURL(path.join(PKG_DIR, 'entries/receiver.node.mjs')).href);
+  return new TextTaskEngine({ statusNotifications: false, contextBinding: true, capabilities: { list: true, cancel: true }, pageSize: 10, limits: liftedLimits() });
+}
+
+/** The engine's calls per task, as WasmTaskStore makes them; `time(name, fn)` times each. */
+function engineCalls(engine, time) {
+  return {
+    create: (ttl) => JSON.parse(time('createTask', () => engine.createTask('-', 'tools/call', ttl, undefined, undefined))).taskId,
+    store: (id, status, result) => JSON.parse(time('storeTaskResult', () => engine.storeTaskResult(id, '-', status, { kind: 'result', json: JSON.stringify(result) }))),
+    result: (id) => JSON.parse(time('getTaskResult', () => engine.getTaskResult(id, '-')).json),
+  };
+}
+
+/** us per call of each engine call, summed over the passes of `sdk+engine` (the calls inside SDK requests). */
+const inFlow = { createTask: 0, storeTaskResult: 0, getTaskResult: 0, calls: 0 };
+const timeInto = (into) => (name, fn) => {
+  const t = performance.now();
+  const out = fn();
+  into[name] += performance.now() - t;
+  return out;
+};
+
 /**
  * The SDK's own store, each task also created, ended and read in the engine with the calls
  * and options WasmTaskStore uses (TextTaskEngine of the receiver build), with none of its glue:
  * what the engine's calls alone cost inside SDK requests.
  */
 async function sdkStoreWithEngineCalls() {
-  const { TextTaskEngine } = await import(pathToFileURL(path.join(PKG_DIR, 'entries/receiver.node.mjs')).href);
-  const engine = new TextTaskEngine({ statusNotifications: false, contextBinding: true, capabilities: { list: true, cancel: true }, pageSize: 10, limits: liftedLimits() });
+  const engine = await storeEngine();
+  const calls = engineCalls(engine, timeInto(inFlow));
   const taskStore = new InMemoryTaskStore();
   const queue = new InMemoryTaskMessageQueue();
   const ids = new Map();
   const { createTask, storeTaskResult, getTaskResult } = taskStore;
   taskStore.createTask = async function (params, ...rest) {
     const task = await createTask.call(this, params, ...rest);
-    ids.set(task.taskId, JSON.parse(engine.createTask('-', 'tools/call', params.ttl, undefined, undefined)).taskId);
+    ids.set(task.taskId, calls.create(params.ttl));
+    inFlow.calls++;
     return task;
   };
   taskStore.storeTaskResult = async function (taskId, status, result, ...rest) {
-    JSON.parse(engine.storeTaskResult(ids.get(taskId), '-', status, { kind: 'result', json: JSON.stringify(result) }));
+    calls.store(ids.get(taskId), status, result);
     return storeTaskResult.call(this, taskId, status, result, ...rest);
   };
   taskStore.getTaskResult = async function (taskId, ...rest) {
-    JSON.parse(engine.getTaskResult(ids.get(taskId), '-').json);
+    calls.result(ids.get(taskId));
     return getTaskResult.call(this, taskId, ...rest);
   };
   return { taskStore, queue, close: () => (taskStore.cleanup(), engine.free()) };
+}
+
+/** us per call of the same engine calls made back to back, `n` tasks a round, median of `rounds`. */
+async function engineCallsBackToBack(n, rounds) {
+  const per = { createTask: [], storeTaskResult: [], getTaskResult: [] };
+  for (let r = 0; r < rounds + 1; r++) {
+    const engine = await storeEngine();
+    const into = { createTask: 0, storeTaskResult: 0, getTaskResult: 0 };
+    const calls = engineCalls(engine, timeInto(into));
+    const ids = Array.from({ length: n }, () => calls.create(TTL));
+    for (const id of ids) calls.store(id, 'completed', RESULT);
+    for (const id of ids) calls.result(id);
+    engine.free();
+    if (r > 0) for (const k of Object.keys(per)) per[k].push((into[k] / n) * 1000);
+  }
+  return Object.fromEntries(Object.entries(per).map(([k, xs]) => [k, median(xs)]));
 }
 
 async function connect(kind) {
@@ -163,5 +204,9 @@ export async function benchSdkEndToEnd({ n = 2000, warmup = 1, rounds = 5 } = {}
     }
   }
   const med = (xs) => Object.fromEntries(Object.keys(xs[0]).map((k) => [k, median(xs.map((x) => x[k]))]));
-  return { n, warmup, rounds, phases: E2E_PHASES, ours: med(samples.ours), sdk: med(samples.sdk), sdkWithEngine: med(samples.sdkWithEngine) };
+  const engineUs = {
+    inFlow: Object.fromEntries(['createTask', 'storeTaskResult', 'getTaskResult'].map((k) => [k, (inFlow[k] / inFlow.calls) * 1000])),
+    backToBack: await engineCallsBackToBack(n, rounds),
+  };
+  return { n, warmup, rounds, phases: E2E_PHASES, ours: med(samples.ours), sdk: med(samples.sdk), sdkWithEngine: med(samples.sdkWithEngine), engineUs };
 }

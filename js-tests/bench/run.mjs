@@ -314,6 +314,9 @@ if (raw.P2e) {
   console.log(`     TaskStore + TaskMessageQueue differ. Medians of ${raw.P2e.rounds} interleaved rounds after ${raw.P2e.warmup} warm-up.`);
   console.log(`     "doing the engine's calls too": the SDK's store that also makes, ends and reads each task in a TextTaskEngine as`);
   console.log(`     WasmTaskStore calls it (createTask, storeTaskResult, getTaskResult; no glue): what the engine's calls alone cost there.`);
+  const { inFlow, backToBack } = raw.P2e.engineUs;
+  const us = (o) => Object.entries(o).map(([k, v]) => `${k} ${v.toFixed(1)} us`).join(', ');
+  console.log(`     Those calls inside SDK requests: ${us(inFlow)}; back to back: ${us(backToBack)}.`);
 }
 if (raw.P6) {
   console.log(`P6: examples/sdk2-server over HTTP at the engine's default limits; each client runs a 1 s task, polls it at the`);
