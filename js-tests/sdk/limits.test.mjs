@@ -32,6 +32,26 @@ import {
 const { WasmTaskStore, WasmTaskMessageQueue, propagateTaskCreationErrors } = ours;
 const TOO_MANY = /^MCP error -32603: Too many running tasks for this client \(limit 2\): wait for some to finish, or cancel some$/;
 
+/** A low-level SDK Server whose store holds one running task per client (no handler of its own yet). */
+function lowLevelServer() {
+  const taskStore = new WasmTaskStore({ timer: false, limits: { maxRunningTasksPerKey: 1 } });
+  const server = new Server(
+    { name: 'low-level', version: '1.0.0' },
+    { capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: new WasmTaskMessageQueue({ taskStore }) },
+  );
+  return { server, taskStore };
+}
+
+/** An SDK Client connected to `server` in memory; `call()` sends it a task-augmented tools/call. */
+async function connected(server) {
+  const client = new Client({ name: 'c', version: '1.0.0' });
+  const [ct, st] = InMemoryTransport.createLinkedPair();
+  await server.connect(st);
+  await client.connect(ct);
+  const call = () => client.request({ method: 'tools/call', params: { name: 'x', arguments: {}, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+  return { client, call };
+}
+
 /** Runs `fn` over InMemoryTransport and Streamable HTTP, each with a fresh store. */
 async function overBoth(storeOptions, extra, fn) {
   for (const transport of ['memory', 'http']) {
@@ -193,18 +213,10 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
   });
 
   test('low-level Server: a refusal thrown by the handler already is the JSON-RPC error', async () => {
-    const taskStore = new WasmTaskStore({ timer: false, limits: { maxRunningTasksPerKey: 1 } });
-    const server = new Server(
-      { name: 'low-level', version: '1.0.0' },
-      { capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: new WasmTaskMessageQueue({ taskStore }) },
-    );
+    const { server, taskStore } = lowLevelServer();
     server.setRequestHandler(CallToolRequestSchema, async (_request, extra) => ({ task: await extra.taskStore.createTask({ ttl: 60_000 }) }));
-    const client = new Client({ name: 'c', version: '1.0.0' });
-    const [ct, st] = InMemoryTransport.createLinkedPair();
-    await server.connect(st);
-    await client.connect(ct);
+    const { client, call } = await connected(server);
     try {
-      const call = () => client.request({ method: 'tools/call', params: { name: 'x', arguments: {}, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
       assert.equal((await call()).task.status, 'working');
       const refused = await outcome(call());
       assert.equal(refused.code, -32603);
@@ -217,11 +229,7 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
   });
 
   test('propagateTaskCreationErrors wraps the handlers of task-capable requests, set before or after it, and no other', async () => {
-    const taskStore = new WasmTaskStore({ timer: false, limits: { maxRunningTasksPerKey: 1 } });
-    const server = new Server(
-      { name: 'low-level', version: '1.0.0' },
-      { capabilities: { tools: {}, tasks: { list: {}, requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue: new WasmTaskMessageQueue({ taskStore }) },
-    );
+    const { server, taskStore } = lowLevelServer();
     const handlers = server._requestHandlers;
     const before = new Map(handlers);
     propagateTaskCreationErrors(server);
@@ -238,12 +246,8 @@ describe('a limit that refuses a task: the reason reaches the client', () => {
     const wrapped = handlers.get('tools/call');
     propagateTaskCreationErrors(server);
     assert.equal(handlers.get('tools/call'), wrapped, 'twice is once');
-    const client = new Client({ name: 'c', version: '1.0.0' });
-    const [ct, st] = InMemoryTransport.createLinkedPair();
-    await server.connect(st);
-    await client.connect(ct);
+    const { client, call } = await connected(server);
     try {
-      const call = () => client.request({ method: 'tools/call', params: { name: 'x', arguments: {}, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
       assert.equal((await call()).task.status, 'working');
       const refused = await outcome(call());
       assert.equal(refused.code, -32603, 'the store\u2019s refusal, not the SDK\u2019s "Invalid task creation result"');
