@@ -124,6 +124,8 @@ if ((only.has('P2') || only.has('P2E')) && pkgHasSdk()) {
   }
   const w = e.sdkWithEngine.opsPerSec / e.sdk.opsPerSec;
   row('P2e', "  the SDK's store doing the engine's calls too (no glue)", `${fmtNum(e.sdkWithEngine.opsPerSec)} op/s`, `${fmtNum(e.sdk.opsPerSec)} op/s`, x(w), '—', 'info');
+  const c = e.sdkWithCrossings.opsPerSec / e.sdk.opsPerSec;
+  row('P2e', "  the SDK's store crossing into the engine three times per task, for nothing", `${fmtNum(e.sdkWithCrossings.opsPerSec)} op/s`, `${fmtNum(e.sdk.opsPerSec)} op/s`, x(c), '—', 'info');
 }
 
 // ---- P3 size --------------------------------------------------------------------------------
@@ -314,6 +316,8 @@ if (raw.P2e) {
   console.log(`     TaskStore + TaskMessageQueue differ. Medians of ${raw.P2e.rounds} interleaved rounds after ${raw.P2e.warmup} warm-up.`);
   console.log(`     "doing the engine's calls too": the SDK's store that also makes, ends and reads each task in a TextTaskEngine as`);
   console.log(`     WasmTaskStore calls it (createTask, storeTaskResult, getTaskResult; no glue): what the engine's calls alone cost there.`);
+  console.log(`     "crossing ... for nothing": the same three calls replaced by a getTask of an unknown task (an ID and a context`);
+  console.log(`     passed in, a miss, null back): what any store that asks a wasm engine three times per task pays before any work.`);
   const { inFlow, backToBack } = raw.P2e.engineUs;
   const us = (o) => Object.entries(o).map(([k, v]) => `${k} ${v.toFixed(1)} us`).join(', ');
   console.log(`     Those calls inside SDK requests: ${us(inFlow)}; back to back: ${us(backToBack)}.`);
