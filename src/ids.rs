@@ -76,15 +76,19 @@ fn uuid_text(mut bytes: [u8; 16]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     bytes[6] = (bytes[6] & 0x0f) | 0x40;
     bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let mut text = String::with_capacity(36);
+    // Written as bytes (a char at a time, String::push re-encodes each as UTF-8).
+    let mut text = [b'-'; 36];
+    let mut at = 0;
     for (i, b) in bytes.into_iter().enumerate() {
         if matches!(i, 4 | 6 | 8 | 10) {
-            text.push('-');
+            at += 1;
         }
-        text.push(char::from(HEX[usize::from(b >> 4)]));
-        text.push(char::from(HEX[usize::from(b & 0x0f)]));
+        text[at] = HEX[usize::from(b >> 4)];
+        text[at + 1] = HEX[usize::from(b & 0x0f)];
+        at += 2;
     }
-    text
+    // Only ASCII hex digits and hyphens were written: the check cannot fail.
+    core::str::from_utf8(&text).map(str::to_owned).unwrap_or_default()
 }
 
 /// Counting IDs with a prefix (`task-1`, `task-2`, ...): deterministic, for

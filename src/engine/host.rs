@@ -62,11 +62,7 @@ impl Engine {
     /// `CallToolResult`). A `tools/call` result with `isError: true` fails the
     /// task; otherwise it completes. Stored as given, once.
     pub fn complete(&mut self, task_id: &str, result_json: &str) -> Result<crate::Task, HostError> {
-        self.complete_with(task_id, result_json, None)
-    }
-
-    pub(super) fn complete_with(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<crate::Task, HostError> {
-        self.complete_in_place(task_id, result_json, status)?;
+        self.complete_in_place(task_id, result_json.to_owned(), None)?;
         self.live(task_id).map(TaskRecord::snapshot)
     }
 
@@ -75,18 +71,20 @@ impl Engine {
     /// [`crate::Task`] copied on the way).
     #[cfg(all(target_arch = "wasm32", feature = "receiver"))]
     pub(crate) fn complete_json(&mut self, task_id: &str, result_json: &str) -> Result<String, HostError> {
-        self.complete_in_place(task_id, result_json, None)?;
+        self.complete_in_place(task_id, result_json.to_owned(), None)?;
         self.live(task_id).map(|t| crate::task_json::task_json(t.view()))
     }
 
-    fn complete_in_place(&mut self, task_id: &str, result_json: &str, status: Option<TaskStatus>) -> Result<(), HostError> {
+    /// Ends a running task with `result_json`, kept as given (the caller's copy, not another).
+    /// `status`: the host's own terminal status, or `None` to judge it from the result.
+    pub(super) fn complete_in_place(&mut self, task_id: &str, result_json: String, status: Option<TaskStatus>) -> Result<(), HostError> {
         let now = self.tick();
         let t = self.running(task_id)?;
         let (kind, dialect) = (t.kind, t.dialect);
-        self.check_size(result_json, "result")?;
-        let [is_error, meta] = match first_byte(result_json) {
+        self.check_size(&result_json, "result")?;
+        let [is_error, meta] = match first_byte(&result_json) {
             Some(b'{') => {
-                let result = Json::parse(result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?;
+                let result = Json::parse(&result_json).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?;
                 members(result, ["isError", "_meta"]).map_err(|e| HostError::invalid(format!("The result is not valid JSON: {e}")))?
             }
             _ => return Err(HostError::invalid("The result must be a JSON object, such as a CallToolResult")),
@@ -102,25 +100,31 @@ impl Engine {
         } else {
             (TaskStatus::Completed, None)
         };
-        self.finish(task_id, status, message, Outcome::Result(result_json.to_owned()), now)
+        self.finish(task_id, status, message, Outcome::Result(result_json), now)
     }
 
     /// Records that the underlying request failed with this JSON-RPC error
     /// object (`{"code": ..., "message": ..., "data"?: ...}`); `tasks/result`
     /// will answer with exactly this error.
     pub fn fail(&mut self, task_id: &str, error_json: &str) -> Result<crate::Task, HostError> {
+        self.fail_in_place(task_id, error_json.to_owned())?;
+        self.live(task_id).map(TaskRecord::snapshot)
+    }
+
+    /// [`fail`](Self::fail) keeping the caller's copy of `error_json`, answering nothing.
+    pub(super) fn fail_in_place(&mut self, task_id: &str, error_json: String) -> Result<(), HostError> {
         let now = self.tick();
         self.running(task_id)?;
-        self.check_size(error_json, "error")?;
+        self.check_size(&error_json, "error")?;
         let bad = || HostError::invalid("The error must be a JSON-RPC error object with an integer \"code\" and a string \"message\"");
-        if first_byte(error_json) != Some(b'{') {
+        if first_byte(&error_json) != Some(b'{') {
             return Err(bad());
         }
-        let [code, message] = Json::parse(error_json).ok().and_then(|e| members(e, ["code", "message"]).ok()).ok_or_else(bad)?;
+        let [code, message] = Json::parse(&error_json).ok().and_then(|e| members(e, ["code", "message"]).ok()).ok_or_else(bad)?;
         let code_ok = code.is_some_and(|c| integer::<i64>(c.get()).is_some());
         let Some(message) = message.and_then(|m| string_value(m.get())).filter(|_| code_ok) else { return Err(bad()) };
-        self.finish(task_id, TaskStatus::Failed, Some(message.into_owned()), Outcome::Error(error_json.to_owned()), now)?;
-        self.live(task_id).map(TaskRecord::snapshot)
+        let message = message.into_owned();
+        self.finish(task_id, TaskStatus::Failed, Some(message), Outcome::Error(error_json), now)
     }
 
     fn check_size(&mut self, json: &str, what: &str) -> Result<(), HostError> {

@@ -108,9 +108,14 @@ impl Engine {
         Ok(())
     }
 
-    /// Ends a task with a result and the host's own terminal status.
-    pub(crate) fn end_with_result(&mut self, task_id: &str, status: TaskStatus, result_json: &str) -> Result<(), HostError> {
-        self.complete_with(task_id, result_json, Some(status)).map(|_| ())
+    /// Ends a task with a result (kept as given, no copy) and the host's own terminal status.
+    pub(crate) fn end_with_result(&mut self, task_id: &str, status: TaskStatus, result_json: String) -> Result<(), HostError> {
+        self.complete_in_place(task_id, result_json, Some(status))
+    }
+
+    /// Fails a task with a JSON-RPC error object (kept as given, no copy).
+    pub(crate) fn end_with_error(&mut self, task_id: &str, error_json: String) -> Result<(), HostError> {
+        self.fail_in_place(task_id, error_json)
     }
 
     /// Queues a message for a task's requestor on its channel (see [`crate::sdk_store`]).

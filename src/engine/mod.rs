@@ -431,6 +431,10 @@ impl Engine {
     /// `notifications/tasks/status` (if so configured), and every
     /// `subscriptions/listen` stream that follows the task with `notifications/tasks`.
     fn notify_status(&mut self, task_id: &str) {
+        // No notifications and no stream following the task: nothing to write.
+        if !self.config.status_notifications && !self.subscriptions.follows(task_id) {
+            return;
+        }
         let Some(t) = self.table.get(task_id) else { return };
         let mut sends = Vec::new();
         let inputs = || self.channels.pending(task_id).iter().map(|p| p.as_input_request());

@@ -29,6 +29,11 @@ impl Subscriptions {
         self.by_task.get(task_id).cloned().unwrap_or_default()
     }
 
+    /// Whether any stream follows the task.
+    pub fn follows(&self, task_id: &str) -> bool {
+        self.by_task.contains_key(task_id)
+    }
+
     /// The task ended or vanished: nothing more to tell about it.
     pub fn forget_task(&mut self, task_id: &str) {
         self.by_task.remove(task_id);

@@ -252,8 +252,8 @@ impl<'e> SdkStore<'e> {
             Outcome::Error(_) if status != TaskStatus::Failed => {
                 Err(StoreError::invalid("A JSON-RPC error can be stored only with status 'failed'"))
             }
-            Outcome::Error(json) => self.engine.fail(task_id, &json).map(|_| ()).map_err(StoreError::from),
-            Outcome::Result(json) => self.engine.end_with_result(task_id, status, &json).map_err(StoreError::from),
+            Outcome::Error(json) => self.engine.end_with_error(task_id, json).map_err(StoreError::from),
+            Outcome::Result(json) => self.engine.end_with_result(task_id, status, json).map_err(StoreError::from),
         }
     }
 
