@@ -107,12 +107,12 @@ impl Engine {
     /// object (`{"code": ..., "message": ..., "data"?: ...}`); `tasks/result`
     /// will answer with exactly this error.
     pub fn fail(&mut self, task_id: &str, error_json: &str) -> Result<crate::Task, HostError> {
-        self.fail_in_place(task_id, error_json.to_owned())?;
+        self.end_with_error(task_id, error_json.to_owned())?;
         self.live(task_id).map(TaskRecord::snapshot)
     }
 
-    /// [`fail`](Self::fail) keeping the caller's copy of `error_json`, answering nothing.
-    pub(super) fn fail_in_place(&mut self, task_id: &str, error_json: String) -> Result<(), HostError> {
+    /// [`fail`](Self::fail) keeping the caller's copy of `error_json` (no other), answering nothing.
+    pub(crate) fn end_with_error(&mut self, task_id: &str, error_json: String) -> Result<(), HostError> {
         let now = self.tick();
         self.running(task_id)?;
         self.check_size(&error_json, "error")?;

@@ -113,11 +113,6 @@ impl Engine {
         self.complete_in_place(task_id, result_json, Some(status))
     }
 
-    /// Fails a task with a JSON-RPC error object (kept as given, no copy).
-    pub(crate) fn end_with_error(&mut self, task_id: &str, error_json: String) -> Result<(), HostError> {
-        self.fail_in_place(task_id, error_json)
-    }
-
     /// Queues a message for a task's requestor on its channel (see [`crate::sdk_store`]).
     pub(crate) fn enqueue_message(
         &mut self,
